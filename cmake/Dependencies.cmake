@@ -1,0 +1,11 @@
+# All dependencies come from Debian packages (see tools/install-deps).
+find_package(PkgConfig REQUIRED)
+find_package(fmt REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+if(DLINK_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

@@ -1,0 +1,10 @@
+# Compiler warnings and sanitizers for every dlink target.
+add_library(dlink_warnings INTERFACE)
+target_compile_options(dlink_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wno-missing-field-initializers)
+if(DLINK_WERROR)
+  target_compile_options(dlink_warnings INTERFACE -Werror)
+endif()
+if(DLINK_SANITIZE)
+  target_compile_options(dlink_warnings INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(dlink_warnings INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,53 @@
+// Diagnostics engine: nvlink-compatible messages on stderr.
+//
+// Every user-facing message goes through here, with nvlink's exact prefixes
+// ("nvlink error   : ", "nvlink warning : ", "nvlink info    : ",
+// "nvlink fatal   : "). A fatal diagnostic throws FatalError, which main()
+// catches: the process then exits with status 1. Errors are counted and the
+// link stops at the next checkpoint with status 255, as nvlink does.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace dlink {
+
+struct FatalError {};
+
+class Diagnostics {
+public:
+  explicit Diagnostics(std::ostream &out = std::cerr) : out_(&out) {}
+
+  // Settings from the command line.
+  bool warnings_as_errors = false; // -Werror
+  bool suppress_warnings = false;  // -w
+  bool disable_infos = false;      // -disable-infos
+  std::string report_arch;         // -report-arch: " (target: sm_90)" suffix
+
+  void info(std::string_view msg);
+  void warning(std::string_view msg);
+  void error(std::string_view msg);
+  [[noreturn]] void fatal(std::string_view msg);
+
+  // Messages that are printed regardless of -w (nvlink prints the arch
+  // warning even with -w).
+  void warning_always(std::string_view msg);
+
+  int error_count() const { return errors_; }
+  bool has_errors() const { return errors_ > 0; }
+  // Exit status for the current state: 0, or 255 after errors.
+  int exit_code() const { return errors_ ? 255 : 0; }
+
+  std::ostream &stream() { return *out_; }
+
+private:
+  void emit(std::string_view tag, std::string_view msg, bool with_arch);
+  std::ostream *out_;
+  int errors_ = 0;
+};
+
+} // namespace dlink

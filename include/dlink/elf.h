@@ -1,0 +1,207 @@
+// The ELF object model: one in-memory form for input cubins and the output.
+//
+// An ElfFile is a header, a vector of sections and a vector of program
+// headers. Section bytes are spans into memory owned by an Arena (the mapped
+// input file, or buffers synthesized by the linker). Symbols, relocations and
+// notes are decoded on demand from their sections with the helpers below, and
+// encoded back with the matching encode_* functions.
+//
+// Offsets are explicit: read_elf() records the offsets found in the file and
+// write_elf() writes every section at its recorded offset, so a file read and
+// written back is reproduced byte for byte. assign_offsets() computes the
+// offsets the NVIDIA tools would choose (sections packed in index order at
+// their alignment, section headers after the last section's bytes, program
+// headers after the section headers).
+#pragma once
+
+#include "dlink/arena.h"
+#include "dlink/common.h"
+
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace dlink {
+
+// ELF constants used by cubins.
+enum : u16 { ET_NONE = 0, ET_REL = 1, ET_EXEC = 2, EM_CUDA = 190 };
+
+enum : u32 {
+  SHT_NULL = 0,
+  SHT_PROGBITS = 1,
+  SHT_SYMTAB = 2,
+  SHT_STRTAB = 3,
+  SHT_RELA = 4,
+  SHT_NOTE = 7,
+  SHT_NOBITS = 8,
+  SHT_REL = 9,
+  SHT_LOPROC = 0x70000000,
+  // NVIDIA section types (formats.md §3.2).
+  SHT_CUDA_INFO = 0x70000000,
+  SHT_CUDA_CALLGRAPH = 0x70000001,
+  SHT_CUDA_PROTOTYPE = 0x70000002,
+  SHT_CUDA_RESOLVED_RELA = 0x70000003,
+  SHT_CUDA_GLOBAL = 0x70000007,
+  SHT_CUDA_GLOBAL_INIT = 0x70000008,
+  SHT_CUDA_LOCAL = 0x70000009,
+  SHT_CUDA_SHARED = 0x7000000a,
+  SHT_CUDA_RELOCINFO = 0x7000000b,
+  SHT_CUDA_SHARED_RESERVED = 0x70000015,
+  SHT_CUDA_CAPMERC_TEXT = 0x70000016,
+  SHT_CUDA_CONSTANT = 0x70000064, // + bank number
+  SHT_CUDA_CONSTANT_LAST = 0x70000064 + 31,
+  SHT_CUDA_MERC_RELA = 0x70000082,
+  SHT_CUDA_MERC_INFO = 0x70000083,
+  SHT_CUDA_MERC_SYMTAB = 0x70000085,
+  SHT_CUDA_COMPAT = 0x70000086,
+  SHT_CUDA_MERC_RESOLVED_RELA = 0x70000088,
+};
+
+enum : u64 {
+  SHF_WRITE = 0x1,
+  SHF_ALLOC = 0x2,
+  SHF_EXECINSTR = 0x4,
+  SHF_INFO_LINK = 0x40,
+};
+
+enum : u8 { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2 };
+enum : u8 {
+  STT_NOTYPE = 0,
+  STT_OBJECT = 1,
+  STT_FUNC = 2,
+  STT_SECTION = 3,
+  STT_CUDA_TEXTURE = 10,
+  STT_CUDA_SAMPLER = 11,
+  STT_CUDA_SURFACE = 12,
+  STT_CUDA_VARIABLE = 13,
+};
+enum : u8 {
+  STO_CUDA_MANAGED = 0x04,
+  STO_CUDA_ENTRY = 0x10,
+  STO_CUDA_GLOBAL = 0x20,
+  STO_CUDA_SHARED = 0x40,
+  STO_CUDA_CONSTANT = 0x80,
+  STO_CUDA_RESERVED_SHARED = 0xa0,
+};
+enum : u16 { SHN_UNDEF = 0, SHN_ABS = 0xfff1, SHN_COMMON = 0xfff2, SHN_XINDEX = 0xffff };
+enum : u32 { PT_LOAD = 1, PT_PHDR = 6 };
+enum : u32 { PF_X = 1, PF_W = 2, PF_R = 4 };
+
+constexpr size_t kEhdrSize = 64;
+constexpr size_t kShdrSize = 64;
+constexpr size_t kPhdrSize = 56;
+constexpr size_t kSymSize = 24;
+constexpr size_t kRelSize = 16;
+constexpr size_t kRelaSize = 24;
+
+struct ElfSection {
+  std::string_view name;
+  u32 name_offset = 0; // sh_name
+  u32 type = SHT_NULL;
+  u64 flags = 0;
+  u64 addr = 0;
+  u64 offset = 0;
+  u64 size = 0;
+  u32 link = 0;
+  u32 info = 0;
+  u64 addralign = 0;
+  u64 entsize = 0;
+  // File bytes. Empty for sections that occupy no file space; their size is
+  // still `size`.
+  std::span<const u8> data;
+};
+
+struct ElfProgramHeader {
+  u32 type = 0;
+  u32 flags = 0;
+  u64 offset = 0;
+  u64 vaddr = 0;
+  u64 paddr = 0;
+  u64 filesz = 0;
+  u64 memsz = 0;
+  u64 align = 0;
+};
+
+struct ElfSymbol {
+  std::string_view name;
+  u32 name_offset = 0;
+  u8 info = 0;
+  u8 other = 0;
+  u16 shndx = 0;
+  u64 value = 0;
+  u64 size = 0;
+
+  u8 bind() const { return info >> 4; }
+  u8 type() const { return info & 0xf; }
+  static u8 make_info(u8 bind, u8 type) { return static_cast<u8>((bind << 4) | (type & 0xf)); }
+};
+
+struct ElfReloc {
+  u64 offset = 0;
+  u32 sym = 0;
+  u32 type = 0;
+  i64 addend = 0;
+};
+
+struct ElfNote {
+  std::string_view name;
+  u32 type = 0;
+  std::span<const u8> desc;
+};
+
+struct ElfFile {
+  std::array<u8, 16> ident{};
+  u16 type = ET_NONE;
+  u16 machine = EM_CUDA;
+  u32 version = 1;
+  u64 entry = 0;
+  u64 phoff = 0;
+  u64 shoff = 0;
+  u32 flags = 0;
+  u16 ehsize = kEhdrSize;
+  u16 phentsize = 0;
+  u16 shentsize = kShdrSize;
+  u16 shstrndx = 0;
+  std::vector<ElfSection> sections;
+  std::vector<ElfProgramHeader> segments;
+
+  // Index of the first section with this name, if any.
+  std::optional<u32> find_section(std::string_view name) const;
+  const ElfSection *section_named(std::string_view name) const;
+  u32 sm() const { return (flags >> 8) & 0xff; }
+};
+
+// Whether a section's bytes are stored in the file. NOBITS, and the CUDA
+// shared/global/reserved-shared sections of relocatable cubins, are not.
+bool occupies_file_space(const ElfSection &sec);
+
+// Parses `bytes` (which must outlive the result; normally arena-owned).
+// Every offset and size is bounds-checked; malformed input throws InputError.
+ElfFile read_elf(std::span<const u8> bytes);
+
+// True when the bytes start with an ELF header for EM_CUDA.
+bool is_cuda_elf(std::span<const u8> bytes);
+
+// Serializes `file` using the offsets it carries. Gaps are zero-filled.
+std::vector<u8> write_elf(const ElfFile &file);
+
+enum class OffsetStyle {
+  Compiler, // ptxas: section header table last, no program headers
+  Linker,   // nvlink: section headers, then program headers at the end
+};
+
+// Packs sections in index order at their alignment and places the header
+// tables as the chosen tool does. Updates sh_offset, e_shoff and e_phoff.
+void assign_offsets(ElfFile &file, OffsetStyle style);
+
+// Decoding and encoding of table sections.
+std::vector<ElfSymbol> read_symbols(const ElfFile &file, const ElfSection &symtab);
+std::vector<ElfReloc> read_relocs(const ElfSection &sec);
+std::vector<ElfNote> read_notes(const ElfSection &sec);
+std::string_view string_at(const ElfSection &strtab, u32 offset);
+
+std::span<const u8> encode_symbols(Arena &arena, const std::vector<ElfSymbol> &syms);
+std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &relocs, bool rela);
+
+} // namespace dlink
