@@ -1,11 +1,58 @@
-// link(): the pipeline, stage by stage.
+// link(): the pipeline, stage by stage. Each stage lives in the file named
+// after it; this function is the table of contents.
 #include "dlink/driver.h"
+
+#include "input_files.h"
+#include "layout.h"
+#include "link_context.h"
+#include "merge.h"
+#include "nv_info.h"
+#include "relocate.h"
+#include "writer.h"
 
 namespace dlink {
 
+namespace {
+
+void check_command_line(Context &ctx) {
+  if (!ctx.opts.arch)
+    ctx.diag.fatal("Unknown arch name '(null)'");
+  ctx.arch = *ctx.opts.arch;
+  if (ctx.arch.is_mercury())
+    ctx.diag.fatal(fmt::format("-arch={}: sm_100 and newer targets are not supported by dlink yet",
+                               ctx.arch.name()));
+  if (ctx.opts.relocatable)
+    ctx.diag.fatal("-r (relocatable link) is not supported by dlink yet");
+  if (ctx.opts.debug)
+    ctx.diag.fatal("-g (debug link) is not supported by dlink yet");
+  if (ctx.opts.lto)
+    ctx.diag.fatal("-lto is not supported by dlink yet");
+}
+
+// nvlink stops after a stage that reported errors.
+bool checkpoint(const Context &ctx) { return !ctx.diag.has_errors(); }
+
+} // namespace
+
 int link(const Options &opts, Diagnostics &diag) {
-  (void)opts;
-  diag.fatal("not implemented");
+  Context ctx(opts, diag);
+  check_command_line(ctx);
+
+  read_inputs(ctx);          // files -> relocatable cubins, in link order
+  merge_inputs(ctx);         // sections, symbols, relocations, metadata merged
+  resolve_undefined(ctx);    // undefined references reported; symbol set frozen
+  if (!checkpoint(ctx))
+    return diag.exit_code();
+
+  layout_memory(ctx);        // shared/constant/global offsets fixed
+  apply_relocations(ctx);    // link-time relocations applied, the rest kept
+  build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed
+  write_output(ctx);         // section/symbol order, tables, headers, bytes
+  if (!checkpoint(ctx))
+    return diag.exit_code();
+
+  commit_output(ctx);        // temp file + rename: never a partial output
+  return diag.exit_code();
 }
 
 } // namespace dlink

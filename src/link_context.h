@@ -1,0 +1,179 @@
+// The link context: every piece of state one link needs, passed by
+// reference to each stage (no globals).
+//
+// The output is modelled the way nvlink builds it: sections and symbols are
+// *created* in a well-defined order while inputs are merged, and that
+// creation order decides most of the output's bytes — the order of section
+// headers within each group, the order of symbols, and the contents of
+// .shstrtab and .strtab, which record every name ever created (nvlink never
+// compacts its string tables, so even sections and symbols that are later
+// dropped leave their names behind). OutputModel keeps those events.
+#pragma once
+
+#include "dlink/arena.h"
+#include "dlink/diag.h"
+#include "dlink/eiattr.h"
+#include "dlink/elf.h"
+#include "dlink/options.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace dlink {
+
+struct OutputSection;
+
+// One relocatable cubin taking part in the link.
+struct InputObject {
+  std::string name;          // as nvlink names it in messages ("lib.a:member.o" for members)
+  std::span<const u8> bytes; // arena-owned
+  ElfFile elf;
+  std::vector<ElfSymbol> symbols;
+  u32 index = 0; // position in link order
+};
+
+struct OutputSymbol {
+  std::string_view name;
+  u8 bind = STB_LOCAL;
+  u8 type = STT_NOTYPE;
+  u8 other = 0;
+  OutputSection *section = nullptr; // nullptr: undefined
+  u64 value = 0;
+  u64 size = 0;
+  bool is_section_symbol = false;
+  bool removed = false;
+  const InputObject *defined_in = nullptr;
+  const InputObject *first_referenced_in = nullptr;
+  u32 index = 0; // final .symtab index
+  u32 create_seq = 0;
+
+  bool defined() const { return section != nullptr; }
+  bool is_entry() const { return (other & STO_CUDA_ENTRY) != 0; }
+};
+
+struct OutputReloc {
+  u64 offset = 0;
+  OutputSymbol *sym = nullptr; // nullptr: symbol 0
+  u32 type = 0;
+  i64 addend = 0;
+  // Offset of the input's part of a merged section, for relocations against
+  // an input section symbol (the output symbol is the merged section's).
+  u64 bias = 0;
+};
+
+// An owned EIATTR record (payload copied, symbol fields still pointing at
+// output symbols until serialization).
+struct InfoRecord {
+  u8 format = 0;
+  u8 attr = 0;
+  u16 value = 0;
+  std::vector<u8> payload;
+  // For records whose payload starts with a symbol index (REGCOUNT,
+  // FRAME_SIZE, PARAM_CBANK, ...): the symbol it names.
+  OutputSymbol *sym = nullptr;
+  // EXTERNS: the symbols listed.
+  std::vector<OutputSymbol *> syms;
+};
+
+enum class SectionKind {
+  Other,
+  Text,           // .text.<f>
+  FunctionInfo,   // .nv.info.<f>
+  ModuleInfo,     // .nv.info
+  Compat,         // .nv.compat
+  Constant,       // .nv.constantN, .nv.constant0.<k>
+  GlobalInit,     // .nv.global.init
+  Global,         // .nv.global
+  Shared,         // .nv.shared.<k>
+  Reloc,          // .rel / .rela
+  Callgraph,
+  Prototype,
+  RelAction,
+  Note,
+  Debug,          // .debug_*, .nv_debug_*
+  StringTable,
+  SymbolTable,
+};
+
+struct OutputSection {
+  std::string_view name;
+  SectionKind kind = SectionKind::Other;
+  u32 type = SHT_PROGBITS;
+  u64 flags = 0;
+  u64 align = 1;
+  u64 entsize = 0;
+  u32 create_seq = 0;
+
+  std::vector<u8> data; // bytes for sections stored in the file
+  u64 size = 0;         // size (== data.size() unless NOBITS-like)
+
+  OutputSymbol *symbol = nullptr; // section symbol
+  OutputSymbol *func = nullptr;   // owning function (.text/.nv.info.f/.nv.constant0.k/.nv.shared.k)
+  OutputSection *target = nullptr; // for relocation sections
+  bool rela = false;
+  std::vector<OutputReloc> relocs; // relocation sections, in output order
+  std::vector<InfoRecord> records; // .nv.info sections, in output order
+
+  // Shared variables placed in this .nv.shared.<k> section, in merge order.
+  // In relocatable cubins their st_value is the alignment, not an offset.
+  std::vector<OutputSymbol *> shared_vars;
+
+  // High byte of a .text section's sh_info (sm_75-89: register count).
+  u32 info_high = 0;
+
+  bool removed = false;
+  u32 index = 0; // final section index
+
+  bool has_file_data() const {
+    return type != SHT_NOBITS && type != SHT_CUDA_SHARED && type != SHT_CUDA_GLOBAL &&
+           type != SHT_CUDA_SHARED_RESERVED;
+  }
+};
+
+// The output ELF under construction.
+struct OutputModel {
+  std::vector<OutputSection *> sections; // creation order
+  std::vector<OutputSymbol *> locals;    // section symbols, creation order
+  std::vector<OutputSymbol *> globals;   // creation order
+  std::unordered_map<std::string_view, OutputSection *> section_by_name;
+  std::unordered_map<std::string_view, OutputSymbol *> global_by_name;
+
+  // Names in the order nvlink adds them to its string tables.
+  std::vector<std::string_view> shstrtab_names;
+  std::vector<std::string_view> strtab_section_names;
+  std::vector<std::string_view> prototype_strings;
+
+  // .nv.callgraph blocks.
+  std::vector<std::pair<OutputSymbol *, OutputSymbol *>> call_edges;
+  std::vector<std::pair<OutputSymbol *, std::string_view>> address_taken;  // block -2
+  std::vector<std::pair<OutputSymbol *, std::string_view>> indirect_calls; // block -3
+  std::vector<std::pair<OutputSymbol *, OutputSymbol *>> indirect_targets; // block -4
+  // .nv.prototype: function -> signature string.
+  std::vector<std::pair<OutputSymbol *, std::string_view>> prototypes;
+
+  // Notes of the inputs (ptxas tkinfo notes), in link order.
+  std::vector<std::span<const u8>> input_tkinfo_notes;
+  // .nv.compat records of the first input that had one.
+  std::vector<EiRecord> compat;
+  bool have_compat = false;
+
+  u32 next_seq = 0;
+};
+
+struct Context {
+  explicit Context(const Options &o, Diagnostics &d) : opts(o), diag(d) {}
+  const Options &opts;
+  Diagnostics &diag;
+  Arena arena;
+  Arch arch;
+  std::vector<InputObject *> inputs;
+  OutputModel out;
+  ElfFile output_elf;
+  std::vector<u8> output_bytes;
+};
+
+} // namespace dlink

@@ -1,0 +1,473 @@
+// Stage 2: merging inputs (merge.h).
+//
+// Consumes ctx.inputs; produces ctx.out: output sections with their merged
+// bytes, global symbols resolved across inputs, relocations re-targeted at
+// output sections and symbols, .nv.info records, call-graph edges and
+// prototypes. Nothing here knows final addresses or section indices.
+//
+// Each input is merged the way nvlink merges it, because the order in which
+// sections and symbols are created is visible in the output:
+//   pass 1  function symbols, in symbol-table order: the function's .text
+//           section, its .nv.info.<f> and, for kernels, .nv.shared.<k>;
+//   pass 2  other non-section symbols (variables), creating the sections
+//           that hold them;
+//   pass 3  section symbols, creating the remaining sections;
+//   pass 4  the section headers: .nv.info records, relocations, call graph,
+//           prototypes, .nv.compat and notes.
+// Data sections with the same name are concatenated, each input's part
+// aligned to its own alignment.
+#include "merge.h"
+
+#include "output_model.h"
+
+#include <algorithm>
+
+namespace dlink {
+
+namespace {
+
+// Relocation types that nvlink applies itself (formats.md §4.4). Finding one
+// of these in an input RELA section makes nvlink create the REL twin of the
+// output relocation section.
+bool is_linker_resolved_type(u32 type) {
+  switch (type) {
+  case 0x13: case 0x14: case 0x15: case 0x16: case 0x17: case 0x18: case 0x19: case 0x1a:
+  case 0x1b: case 0x1c: case 0x1d: case 0x1e: case 0x24: case 0x25: case 0x26: case 0x27:
+  case 0x28: case 0x29: case 0x2d: case 0x2e: case 0x32: case 0x33: case 0x36: case 0x3b:
+  case 0x3c: case 0x40: case 0x41: case 0x42: case 0x44: case 0x45: case 0x48: case 0x49:
+  case 0x4a: case 0x64: case 0x73: case 0xf: case 0x10: case 0x11: case 0x12:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool is_placeholder_name(std::string_view name) {
+  return name.starts_with("__UFT") || name.starts_with("__UDT");
+}
+
+class InputMerger {
+public:
+  InputMerger(Context &ctx, InputObject &obj)
+      : ctx_(ctx), obj_(obj), sec_map_(obj.elf.sections.size(), nullptr),
+        sec_off_(obj.elf.sections.size(), 0), sym_map_(obj.symbols.size(), nullptr) {}
+
+  void run() {
+    merge_function_symbols();
+    merge_other_symbols();
+    merge_section_symbols();
+    merge_section_contents();
+  }
+
+private:
+  const ElfSection &in_section(u32 i) const { return obj_.elf.sections.at(i); }
+
+  // Output section for input section `i`, created and filled on first use.
+  OutputSection *map_section(u32 i) {
+    if (i == 0 || i >= sec_map_.size())
+      return nullptr;
+    if (sec_map_[i])
+      return sec_map_[i];
+    const ElfSection &in = in_section(i);
+    OutputSection *out = find_section(ctx_, in.name);
+    if (!out)
+      out = create_section(ctx_, in.name, in.type, in.flags & ~u64(SHF_INFO_LINK),
+                           in.addralign, in.entsize);
+    append_data(out, i);
+    if (out->kind == SectionKind::Text)
+      out->info_high = in.info & 0xff000000u;
+    return out;
+  }
+
+  void append_data(OutputSection *out, u32 i) {
+    const ElfSection &in = in_section(i);
+    out->flags |= in.flags & SHF_INFO_LINK;
+    u64 align = std::max<u64>(in.addralign, 1);
+    out->align = std::max(out->align, align);
+    u64 offset = align_to(out->size, align);
+    if (out->has_file_data()) {
+      out->data.resize(offset, 0);
+      out->data.insert(out->data.end(), in.data.begin(), in.data.end());
+      out->size = out->data.size();
+    } else {
+      out->size = offset + in.size;
+    }
+    sec_map_[i] = out;
+    sec_off_[i] = offset;
+  }
+
+  std::optional<u32> input_section_named(std::string_view name) const {
+    return obj_.elf.find_section(name);
+  }
+
+  void define(OutputSymbol *out, const ElfSymbol &in, OutputSection *sec, u64 offset) {
+    out->section = sec;
+    out->value = in.value + offset;
+    out->size = in.size;
+    out->other = in.other;
+    out->type = in.type();
+    out->bind = in.bind();
+    out->defined_in = &obj_;
+  }
+
+  // Pass 1.
+  void merge_function_symbols() {
+    for (u32 i = 1; i < obj_.symbols.size(); i++) {
+      const ElfSymbol &s = obj_.symbols[i];
+      if (s.type() != STT_FUNC)
+        continue;
+      if (s.bind() == STB_LOCAL) {
+        merge_local_function(i, s);
+        continue;
+      }
+      OutputSymbol *out = find_global(ctx_, s.name);
+      if (!out) {
+        out = create_global(ctx_, s.name);
+        out->type = STT_FUNC;
+        out->bind = s.bind();
+        out->first_referenced_in = &obj_;
+      }
+      sym_map_[i] = out;
+      if (s.shndx == SHN_UNDEF)
+        continue;
+      if (out->defined()) {
+        ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
+                                    s.name, obj_.name, out->defined_in->name));
+        multiple_definition_ = true;
+        continue;
+      }
+      OutputSection *text = map_function_sections(s);
+      define(out, s, text, sec_off_[s.shndx]);
+      text->func = out;
+    }
+  }
+
+  void merge_local_function(u32 i, const ElfSymbol &s) {
+    auto *out = ctx_.arena.make<OutputSymbol>();
+    out->name = s.name;
+    sym_map_[i] = out;
+    if (s.shndx == SHN_UNDEF)
+      return;
+    OutputSection *text = map_function_sections(s);
+    define(out, s, text, sec_off_[s.shndx]);
+    text->func = out;
+  }
+
+  // The function's .text, then .nv.info.<f>, then for kernels .nv.shared.<k>.
+  OutputSection *map_function_sections(const ElfSymbol &s) {
+    OutputSection *text = map_section(s.shndx);
+    std::string info_name = ".nv.info." + std::string(s.name);
+    if (auto info = input_section_named(info_name)) {
+      if (!find_section(ctx_, info_name))
+        create_section(ctx_, info_name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+    }
+    if (s.other & STO_CUDA_ENTRY) {
+      std::string shared_name = ".nv.shared." + std::string(s.name);
+      if (auto shared = input_section_named(shared_name)) {
+        map_section(*shared);
+      } else if (!find_section(ctx_, shared_name)) {
+        create_section(ctx_, shared_name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK,
+                       4);
+      }
+    }
+    return text;
+  }
+
+  // Pass 2.
+  void merge_other_symbols() {
+    for (u32 i = 1; i < obj_.symbols.size(); i++) {
+      const ElfSymbol &s = obj_.symbols[i];
+      if (s.type() == STT_FUNC || s.type() == STT_SECTION)
+        continue;
+      if (s.bind() == STB_LOCAL) {
+        auto *out = ctx_.arena.make<OutputSymbol>();
+        out->name = s.name;
+        sym_map_[i] = out;
+        if (s.shndx != SHN_UNDEF && s.shndx < sec_map_.size()) {
+          OutputSection *sec = map_section(s.shndx);
+          define(out, s, sec, sec_off_[s.shndx]);
+          if (sec && sec->kind == SectionKind::Shared && (s.other & 0xe0) == STO_CUDA_SHARED) {
+            out->value = s.value; // the alignment, until layout
+            sec->shared_vars.push_back(out);
+          }
+        }
+        continue;
+      }
+      OutputSymbol *out = find_global(ctx_, s.name);
+      if (!out) {
+        out = create_global(ctx_, s.name);
+        out->type = s.type();
+        out->bind = s.bind();
+        out->other = s.other;
+        out->size = s.size;
+        out->first_referenced_in = &obj_;
+      }
+      sym_map_[i] = out;
+      if (s.shndx == SHN_UNDEF)
+        continue;
+      if (out->defined()) {
+        ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
+                                    s.name, obj_.name, out->defined_in->name));
+        multiple_definition_ = true;
+        continue;
+      }
+      OutputSection *sec = map_section(s.shndx);
+      define(out, s, sec, sec_off_[s.shndx]);
+    }
+  }
+
+  // Pass 3.
+  void merge_section_symbols() {
+    for (u32 i = 1; i < obj_.symbols.size(); i++) {
+      const ElfSymbol &s = obj_.symbols[i];
+      if (s.type() != STT_SECTION || s.shndx == SHN_UNDEF || s.shndx >= sec_map_.size())
+        continue;
+      const ElfSection &in = in_section(s.shndx);
+      SectionKind kind = classify_section(in.name, in.type);
+      if (kind == SectionKind::Callgraph || kind == SectionKind::Prototype ||
+          kind == SectionKind::Note)
+        continue;
+      OutputSection *sec = map_section(s.shndx);
+      sym_map_[i] = sec ? sec->symbol : nullptr;
+    }
+  }
+
+  // Pass 4.
+  void merge_section_contents() {
+    for (u32 i = 1; i < obj_.elf.sections.size(); i++) {
+      const ElfSection &in = in_section(i);
+      switch (classify_section(in.name, in.type)) {
+      case SectionKind::ModuleInfo:
+        merge_module_info(in);
+        break;
+      case SectionKind::FunctionInfo:
+        merge_function_info(in);
+        break;
+      case SectionKind::Reloc:
+        merge_relocs(in);
+        break;
+      case SectionKind::Callgraph:
+        merge_callgraph(in);
+        break;
+      case SectionKind::Prototype:
+        merge_prototypes(in);
+        break;
+      case SectionKind::Compat:
+        if (!ctx_.out.have_compat) {
+          ctx_.out.compat = parse_eiattrs(in.data);
+          ctx_.out.have_compat = true;
+        }
+        break;
+      case SectionKind::Note:
+        if (in.name == ".note.nv.tkinfo")
+          ctx_.out.input_tkinfo_notes.push_back(in.data);
+        break;
+      default:
+        break;
+      }
+    }
+  }
+
+  OutputSymbol *mapped_symbol(u32 index) const {
+    if (index == 0 || index >= sym_map_.size())
+      return nullptr;
+    return sym_map_[index];
+  }
+
+  InfoRecord convert_record(const EiRecord &r) {
+    InfoRecord out;
+    out.format = r.format;
+    out.attr = r.attr;
+    out.value = r.value;
+    out.payload.assign(r.payload.begin(), r.payload.end());
+    switch (r.attr) {
+    case EIATTR_REGCOUNT:
+    case EIATTR_FRAME_SIZE:
+    case EIATTR_MAX_STACK_SIZE:
+    case EIATTR_MIN_STACK_SIZE:
+    case EIATTR_CRS_STACK_SIZE:
+    case EIATTR_PARAM_CBANK:
+    case EIATTR_SAMPLER_INIT:
+      if (r.format == EIFMT_SVAL && r.payload.size() >= 4)
+        out.sym = mapped_symbol(r.payload_u32(0));
+      break;
+    case EIATTR_EXTERNS:
+      for (size_t k = 0; k + 4 <= r.payload.size(); k += 4)
+        out.syms.push_back(mapped_symbol(read_le<u32>(r.payload.data() + k)));
+      break;
+    default:
+      break;
+    }
+    return out;
+  }
+
+  void merge_module_info(const ElfSection &in) {
+    OutputSection *info = find_section(ctx_, ".nv.info");
+    for (const EiRecord &r : parse_eiattrs(in.data)) {
+      info->records.push_back(convert_record(r));
+    }
+  }
+
+  void merge_function_info(const ElfSection &in) {
+    std::string name(in.name);
+    OutputSection *info = find_section(ctx_, name);
+    if (!info)
+      info = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+    if (in.info < sec_map_.size() && sec_map_[in.info])
+      info->func = sec_map_[in.info]->func ? sec_map_[in.info]->func : nullptr;
+    for (const EiRecord &r : parse_eiattrs(in.data))
+      info->records.push_back(convert_record(r));
+  }
+
+  void merge_relocs(const ElfSection &in) {
+    if (in.info >= sec_map_.size())
+      ctx_.diag.fatal("section not mapped");
+    OutputSection *target = sec_map_[in.info];
+    if (!target)
+      target = map_section(in.info);
+    if (!target)
+      ctx_.diag.fatal("section not mapped");
+    bool rela = in.type == SHT_RELA;
+    OutputSection *out = reloc_section_for(ctx_, target, rela);
+    std::vector<ElfReloc> relocs = read_relocs(in);
+    if (rela && std::any_of(relocs.begin(), relocs.end(),
+                            [](const ElfReloc &r) { return is_linker_resolved_type(r.type); }))
+      reloc_section_for(ctx_, target, false);
+    for (const ElfReloc &r : relocs) {
+      OutputReloc o;
+      o.offset = r.offset + sec_off_[in.info];
+      o.sym = mapped_symbol(r.sym);
+      o.type = r.type;
+      o.addend = r.addend;
+      if (r.sym && r.sym < obj_.symbols.size() && obj_.symbols[r.sym].type() == STT_SECTION &&
+          obj_.symbols[r.sym].shndx < sec_off_.size())
+        o.bias = sec_off_[obj_.symbols[r.sym].shndx];
+      out->relocs.push_back(o);
+    }
+  }
+
+  void merge_callgraph(const ElfSection &in) {
+    OutputModel &out = ctx_.out;
+    const ElfSection &strtab = obj_.elf.sections.at(obj_.elf.find_section(".strtab").value_or(0));
+    int block = 0;
+    for (size_t k = 0; k + 8 <= in.data.size(); k += 8) {
+      u32 a = read_le<u32>(in.data.data() + k);
+      i32 b = read_le<i32>(in.data.data() + k + 4);
+      if (a == 0 && b < 0) {
+        block = -b;
+        continue;
+      }
+      switch (block) {
+      case 1:
+        out.call_edges.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
+        break;
+      case 2:
+        out.address_taken.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
+        break;
+      case 3:
+        out.indirect_calls.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
+        break;
+      case 4:
+        out.indirect_targets.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
+        break;
+      default:
+        break;
+      }
+    }
+  }
+
+  void merge_prototypes(const ElfSection &in) {
+    OutputModel &out = ctx_.out;
+    const ElfSection &strtab = obj_.elf.sections.at(in.link < obj_.elf.sections.size()
+                                                        ? obj_.elf.sections[in.link].link
+                                                        : 0);
+    for (size_t k = 0; k + 8 <= in.data.size(); k += 8) {
+      OutputSymbol *sym = mapped_symbol(read_le<u32>(in.data.data() + k));
+      std::string_view proto = string_at(strtab, read_le<u32>(in.data.data() + k + 4));
+      bool seen = std::any_of(out.prototypes.begin(), out.prototypes.end(),
+                              [&](auto &p) { return p.first == sym; });
+      if (!seen)
+        out.prototypes.emplace_back(sym, proto);
+    }
+  }
+
+  Context &ctx_;
+  InputObject &obj_;
+  std::vector<OutputSection *> sec_map_;
+  std::vector<u64> sec_off_;
+  std::vector<OutputSymbol *> sym_map_;
+
+public:
+  bool multiple_definition_ = false;
+};
+
+// Prototype strings go first in .strtab, in order of first appearance.
+void collect_prototype_strings(Context &ctx) {
+  for (InputObject *obj : ctx.inputs) {
+    auto proto = obj->elf.find_section(".nv.prototype");
+    if (!proto)
+      continue;
+    const ElfSection &sec = obj->elf.sections[*proto];
+    if (sec.link >= obj->elf.sections.size())
+      continue;
+    const ElfSection &strtab = obj->elf.sections[obj->elf.sections[sec.link].link];
+    for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
+      std::string_view s = string_at(strtab, read_le<u32>(sec.data.data() + k + 4));
+      auto &list = ctx.out.prototype_strings;
+      if (std::find(list.begin(), list.end(), s) == list.end())
+        list.push_back(s);
+    }
+  }
+}
+
+// Functions the CUDA driver provides; references to them stay undefined.
+bool is_driver_function(std::string_view name) {
+  return name == "vprintf" || name == "malloc" || name == "free" ||
+         name.starts_with("__cuda_syscall") || name == "__assertfail";
+}
+
+} // namespace
+
+void merge_inputs(Context &ctx) {
+  create_skeleton(ctx);
+  collect_prototype_strings(ctx);
+  bool failed = false;
+  for (InputObject *obj : ctx.inputs) {
+    InputMerger merger(ctx, *obj);
+    try {
+      merger.run();
+    } catch (const InputError &e) {
+      ctx.diag.fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
+    }
+    failed |= merger.multiple_definition_;
+  }
+  if (failed)
+    ctx.diag.fatal("merge_elf failed");
+  // Relocations and per-function records are kept in nvlink's list order:
+  // each new entry goes to the front.
+  for (OutputSection *sec : ctx.out.sections) {
+    std::reverse(sec->relocs.begin(), sec->relocs.end());
+    std::reverse(sec->records.begin(), sec->records.end());
+  }
+}
+
+void resolve_undefined(Context &ctx) {
+  for (OutputSymbol *sym : ctx.out.globals) {
+    if (sym->defined())
+      continue;
+    if (is_placeholder_name(sym->name) && sym->bind == STB_WEAK) {
+      sym->removed = true;
+      continue;
+    }
+    if (sym->bind == STB_WEAK) {
+      sym->bind = STB_GLOBAL;
+      continue;
+    }
+    if (sym->type == STT_FUNC && is_driver_function(sym->name))
+      continue;
+    ctx.diag.error(fmt::format("Undefined reference to '{}' in '{}'", sym->name,
+                               sym->first_referenced_in ? sym->first_referenced_in->name : ""));
+  }
+}
+
+} // namespace dlink

@@ -1,0 +1,34 @@
+// Creation of output sections and symbols in nvlink's order (see
+// link_context.h for why creation order matters).
+#pragma once
+
+#include "link_context.h"
+
+namespace dlink {
+
+// Classifies a section by name and type.
+SectionKind classify_section(std::string_view name, u32 type);
+
+// Whether nvlink gives sections of this kind a section symbol in .symtab.
+bool kind_has_section_symbol(SectionKind kind);
+
+// Creates an output section and its section symbol, recording the names in
+// the string-table event lists. Creating a per-kernel parameter bank
+// (.nv.constant0.<k>) also creates its .rel companion first, as nvlink does.
+OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64 flags,
+                              u64 align, u64 entsize = 0);
+
+OutputSection *find_section(Context &ctx, std::string_view name);
+
+// Creates the sections every output starts with (.shstrtab, .strtab,
+// .symtab, the notes, .nv.info and, for sm_90 and newer, .nv.compat).
+void create_skeleton(Context &ctx);
+
+OutputSymbol *create_global(Context &ctx, std::string_view name);
+OutputSymbol *find_global(Context &ctx, std::string_view name);
+
+// The relocation section for `target` (".rela<name>" or ".rel<name>"),
+// created on first use.
+OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela);
+
+} // namespace dlink

@@ -1,0 +1,13 @@
+// Stage 4: relocation.
+#pragma once
+
+#include "link_context.h"
+
+namespace dlink {
+
+// Applies every relocation nvlink resolves at link time (link-time offsets:
+// constant-bank and shared-memory offsets, clears, references into
+// non-allocated sections) and keeps the others for the driver.
+void apply_relocations(Context &ctx);
+
+} // namespace dlink

@@ -1,0 +1,476 @@
+// Stage 6: serialization (writer.h).
+//
+// Consumes the finished output model; produces the bytes of the cubin.
+// Section header order is by group, and within a group by creation order:
+//   .shstrtab .strtab .symtab | debug sections | .note.nv.tkinfo
+//   .note.nv.cuinfo | .nv.info .nv.compat | .nv.info.<f>... | .nv.callgraph
+//   .nv.prototype .nv.rel.action | relocation sections | constant banks |
+//   .text.<f>... | .nv.global.init | .nv.shared.<k> and .nv.global (NOBITS)
+// The symbol table lists the null symbol, the section symbols of surviving
+// sections in creation order, then the global symbols in creation order.
+// .strtab holds, in this order: the prototype strings, every section name
+// ever created, every global symbol name ever created; .shstrtab every
+// section name ever created. Neither is compacted.
+#include "writer.h"
+
+#include "output_model.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unordered_map>
+
+namespace dlink {
+
+namespace {
+
+constexpr u32 kCudaToolkitVersion = 130; // 13.0
+constexpr std::string_view kNvlinkVersion = "Cuda compilation tools, release 13.0, V13.0.88";
+constexpr std::string_view kNvlinkBranch = "Build cuda_13.0.r13.0/compiler.36424714_0";
+constexpr std::array<u8, 16> kRelAction = {0x73, 0, 0, 0, 0, 0, 0, 0,
+                                           0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
+
+class StringTable {
+public:
+  StringTable() { bytes_.push_back(0); }
+  u32 add(std::string_view s) {
+    if (s.empty())
+      return 0;
+    auto it = offsets_.find(s);
+    if (it != offsets_.end())
+      return it->second;
+    u32 off = static_cast<u32>(bytes_.size());
+    bytes_.insert(bytes_.end(), s.begin(), s.end());
+    bytes_.push_back(0);
+    offsets_.emplace(s, off);
+    return off;
+  }
+  u32 offset_of(std::string_view s) const {
+    if (s.empty())
+      return 0;
+    auto it = offsets_.find(s);
+    return it == offsets_.end() ? 0 : it->second;
+  }
+  const std::vector<u8> &bytes() const { return bytes_; }
+
+private:
+  std::vector<u8> bytes_;
+  std::unordered_map<std::string_view, u32> offsets_;
+};
+
+int group_of(const OutputSection *sec) {
+  switch (sec->kind) {
+  case SectionKind::StringTable:
+  case SectionKind::SymbolTable:
+    return 0;
+  case SectionKind::Debug:
+    return 1;
+  case SectionKind::Note:
+    return 2;
+  case SectionKind::ModuleInfo:
+  case SectionKind::Compat:
+    return 3;
+  case SectionKind::FunctionInfo:
+    return 4;
+  case SectionKind::Callgraph:
+  case SectionKind::Prototype:
+  case SectionKind::RelAction:
+    return 5;
+  case SectionKind::Reloc:
+    return 6;
+  case SectionKind::Constant:
+    return 7;
+  case SectionKind::Text:
+    return 8;
+  case SectionKind::GlobalInit:
+    return 9;
+  case SectionKind::Shared:
+  case SectionKind::Global:
+    return 10;
+  default:
+    return 11;
+  }
+}
+
+void append_note(std::vector<u8> &out, u32 type, std::span<const u8> desc) {
+  constexpr std::string_view name("NVIDIA Corp\0", 12);
+  u8 hdr[12];
+  write_le<u32>(hdr, 12);
+  write_le<u32>(hdr + 4, static_cast<u32>(desc.size()));
+  write_le<u32>(hdr + 8, type);
+  out.insert(out.end(), hdr, hdr + 12);
+  out.insert(out.end(), name.begin(), name.end());
+  out.insert(out.end(), desc.begin(), desc.end());
+  while (out.size() % 4)
+    out.push_back(0);
+}
+
+std::vector<u8> tkinfo_desc(const Context &ctx) {
+  std::string object_name = ctx.opts.debug ? ctx.opts.output_file : "";
+  std::vector<std::string_view> strings = {object_name, ctx.opts.program_name, kNvlinkVersion,
+                                           kNvlinkBranch, ctx.opts.canonical_command_line};
+  std::vector<u8> desc(24, 0);
+  write_le<u32>(desc.data(), 2);
+  std::vector<u8> area{0};
+  for (size_t i = 0; i < strings.size(); i++) {
+    u32 off = 0;
+    if (!strings[i].empty()) {
+      off = static_cast<u32>(area.size());
+      area.insert(area.end(), strings[i].begin(), strings[i].end());
+      area.push_back(0);
+    }
+    write_le<u32>(desc.data() + 4 + 4 * i, off);
+  }
+  desc.insert(desc.end(), area.begin(), area.end());
+  while (desc.size() % 4)
+    desc.push_back(0);
+  return desc;
+}
+
+void encode_records(OutputSection *sec) {
+  std::vector<u8> &d = sec->data;
+  d.clear();
+  for (const InfoRecord &r : sec->records) {
+    d.push_back(r.format);
+    d.push_back(r.attr);
+    u8 v[2];
+    u16 value = r.format == EIFMT_SVAL ? static_cast<u16>(r.payload.size()) : r.value;
+    write_le<u16>(v, value);
+    d.insert(d.end(), v, v + 2);
+    if (r.format != EIFMT_SVAL)
+      continue;
+    size_t start = d.size();
+    d.insert(d.end(), r.payload.begin(), r.payload.end());
+    if (r.sym)
+      write_le<u32>(d.data() + start, r.sym->index);
+    if (r.attr == EIATTR_EXTERNS)
+      for (size_t k = 0; k < r.syms.size(); k++)
+        write_le<u32>(d.data() + start + 4 * k, r.syms[k]->index);
+  }
+  sec->size = d.size();
+}
+
+} // namespace
+
+void write_output(Context &ctx) {
+  OutputModel &out = ctx.out;
+
+  // Sections nvlink creates after merging.
+  OutputSection *callgraph = create_section(ctx, ".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4, 8);
+  OutputSection *prototype = create_section(ctx, ".nv.prototype", SHT_CUDA_PROTOTYPE, 0, 4, 8);
+  OutputSection *rel_action = nullptr;
+  if (ctx.arch.sm < 100)
+    rel_action = create_section(ctx, ".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8, 8);
+  if (out.prototypes.empty())
+    prototype->removed = true;
+
+  // Drop what ends up empty.
+  for (OutputSection *sec : out.sections) {
+    if (sec->kind == SectionKind::Reloc && sec->relocs.empty())
+      sec->removed = true;
+    if (sec->kind == SectionKind::Compat && !out.have_compat)
+      sec->removed = true;
+  }
+
+  // Final section order and indices.
+  std::vector<OutputSection *> order;
+  for (OutputSection *sec : out.sections)
+    if (!sec->removed)
+      order.push_back(sec);
+  std::stable_sort(order.begin(), order.end(), [](const OutputSection *a, const OutputSection *b) {
+    return group_of(a) < group_of(b);
+  });
+  for (size_t i = 0; i < order.size(); i++)
+    order[i]->index = static_cast<u32>(i + 1);
+
+  // Symbols.
+  std::vector<OutputSymbol *> symbols;
+  for (OutputSymbol *sym : out.locals)
+    if (!sym->section->removed && kind_has_section_symbol(sym->section->kind))
+      symbols.push_back(sym);
+  size_t num_locals = symbols.size() + 1;
+  for (OutputSymbol *sym : out.globals)
+    if (!sym->removed)
+      symbols.push_back(sym);
+  for (size_t i = 0; i < symbols.size(); i++)
+    symbols[i]->index = static_cast<u32>(i + 1);
+
+  // String tables.
+  StringTable shstrtab, strtab;
+  for (std::string_view s : out.shstrtab_names)
+    shstrtab.add(s);
+  for (std::string_view s : out.prototype_strings)
+    strtab.add(s);
+  for (std::string_view s : out.strtab_section_names)
+    strtab.add(s);
+  for (OutputSymbol *sym : out.globals)
+    strtab.add(sym->name);
+
+  // Metadata contents.
+  for (OutputSection *sec : order)
+    if (sec->kind == SectionKind::ModuleInfo || sec->kind == SectionKind::FunctionInfo)
+      encode_records(sec);
+  {
+    std::vector<u8> &d = callgraph->data;
+    auto put = [&](u32 a, i32 b) {
+      u8 e[8];
+      write_le<u32>(e, a);
+      write_le<i32>(e + 4, b);
+      d.insert(d.end(), e, e + 8);
+    };
+    auto idx = [](const OutputSymbol *s) { return s ? s->index : 0u; };
+    put(0, -1);
+    for (auto &[a, b] : out.call_edges)
+      put(idx(a), static_cast<i32>(idx(b)));
+    put(0, -2);
+    for (auto &[a, p] : out.address_taken)
+      put(idx(a), static_cast<i32>(strtab.add(p)));
+    put(0, -3);
+    for (auto &[a, p] : out.indirect_calls)
+      put(idx(a), static_cast<i32>(strtab.add(p)));
+    put(0, -4);
+    for (auto &[a, b] : out.indirect_targets)
+      put(idx(a), static_cast<i32>(idx(b)));
+    callgraph->size = d.size();
+  }
+  if (!prototype->removed) {
+    std::vector<u8> &d = prototype->data;
+    for (auto &[sym, proto] : out.prototypes) {
+      u8 e[8];
+      write_le<u32>(e, sym ? sym->index : 0);
+      write_le<u32>(e + 4, strtab.offset_of(proto));
+      d.insert(d.end(), e, e + 8);
+    }
+    prototype->size = d.size();
+  }
+  if (rel_action) {
+    rel_action->data.assign(kRelAction.begin(), kRelAction.end());
+    rel_action->size = rel_action->data.size();
+  }
+  for (OutputSection *sec : order) {
+    if (sec->kind == SectionKind::Compat) {
+      std::vector<EiRecord> recs;
+      for (EiRecord r : out.compat) {
+        if (r.attr == 0x0b && ctx.arch.sm < 100)
+          continue;
+        if (r.attr == 0x09)
+          r.value = ctx.arch.variant == Arch::Variant::Specific ? 1 : 0;
+        recs.push_back(r);
+      }
+      auto bytes = encode_eiattrs(ctx.arena, recs);
+      sec->data.assign(bytes.begin(), bytes.end());
+      sec->size = sec->data.size();
+    }
+    if (sec->kind == SectionKind::Note && sec->name == ".note.nv.tkinfo") {
+      append_note(sec->data, 2000, tkinfo_desc(ctx));
+      for (auto note : out.input_tkinfo_notes)
+        sec->data.insert(sec->data.end(), note.begin(), note.end());
+      sec->size = sec->data.size();
+    }
+    if (sec->kind == SectionKind::Note && sec->name == ".note.nv.cuinfo") {
+      u8 desc[8];
+      write_le<u16>(desc, 2);
+      write_le<u16>(desc + 2, static_cast<u16>(ctx.arch.sm));
+      write_le<u32>(desc + 4, kCudaToolkitVersion);
+      append_note(sec->data, 1000, desc);
+      sec->size = sec->data.size();
+    }
+    if (sec->kind == SectionKind::Reloc) {
+      std::vector<ElfReloc> relocs;
+      for (const OutputReloc &r : sec->relocs)
+        relocs.push_back({r.offset, r.sym ? r.sym->index : 0, r.type, r.addend});
+      auto bytes = encode_relocs(ctx.arena, relocs, sec->rela);
+      sec->data.assign(bytes.begin(), bytes.end());
+      sec->size = sec->data.size();
+    }
+  }
+
+  // The ELF file.
+  ElfFile &elf = ctx.output_elf;
+  const ElfFile &first = ctx.inputs.empty() ? elf : ctx.inputs.front()->elf;
+  elf.ident = first.ident;
+  if (ctx.inputs.empty()) {
+    elf.ident = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41, 8};
+  }
+  elf.type = ET_EXEC;
+  elf.machine = EM_CUDA;
+  elf.version = 1;
+  elf.phentsize = kPhdrSize;
+  elf.shstrndx = 1;
+  u32 cuinfo_index = 0, tkinfo_index = 0, compat_index = 0, symtab_index = 0;
+  for (OutputSection *sec : order) {
+    if (sec->name == ".note.nv.cuinfo")
+      cuinfo_index = sec->index;
+    if (sec->name == ".note.nv.tkinfo")
+      tkinfo_index = sec->index;
+    if (sec->kind == SectionKind::Compat)
+      compat_index = sec->index;
+    if (sec->kind == SectionKind::SymbolTable)
+      symtab_index = sec->index;
+  }
+  elf.flags = (cuinfo_index << 24) | (ctx.arch.sm << 8) | (ctx.arch.sm >= 100 ? 0x02 : 0x04);
+
+  std::vector<ElfSymbol> syms(1);
+  for (OutputSymbol *sym : symbols) {
+    ElfSymbol e;
+    e.name_offset = strtab.offset_of(sym->name);
+    e.info = ElfSymbol::make_info(sym->bind, sym->type);
+    e.other = sym->other;
+    e.shndx = sym->section && !sym->section->removed ? static_cast<u16>(sym->section->index) : 0;
+    e.value = sym->is_section_symbol ? 0 : sym->value;
+    e.size = sym->size;
+    syms.push_back(e);
+  }
+
+  elf.sections.assign(1, ElfSection{});
+  for (OutputSection *sec : order) {
+    ElfSection e;
+    e.name = sec->name;
+    e.name_offset = shstrtab.offset_of(sec->name);
+    e.type = sec->type;
+    e.flags = sec->flags;
+    e.addralign = sec->align;
+    e.entsize = sec->entsize;
+    switch (sec->kind) {
+    case SectionKind::StringTable:
+      sec->data = sec->name == ".shstrtab" ? shstrtab.bytes() : strtab.bytes();
+      break;
+    case SectionKind::SymbolTable: {
+      auto bytes = encode_symbols(ctx.arena, syms);
+      sec->data.assign(bytes.begin(), bytes.end());
+      e.link = find_section(ctx, ".strtab")->index;
+      e.info = static_cast<u32>(num_locals);
+      break;
+    }
+    case SectionKind::Text:
+      e.link = symtab_index;
+      e.info = (sec->func ? sec->func->index : 0) | sec->info_high;
+      break;
+    case SectionKind::ModuleInfo:
+    case SectionKind::Callgraph:
+    case SectionKind::Prototype:
+      e.link = symtab_index;
+      break;
+    case SectionKind::FunctionInfo: {
+      e.link = symtab_index;
+      OutputSection *text = find_section(ctx, ".text." + std::string(sec->name.substr(9)));
+      e.info = text ? text->index : 0;
+      break;
+    }
+    case SectionKind::Reloc:
+      e.link = symtab_index;
+      e.info = sec->target ? sec->target->index : 0;
+      break;
+    case SectionKind::Constant:
+    case SectionKind::Shared: {
+      std::string_view prefix = sec->kind == SectionKind::Shared ? ".nv.shared." : ".nv.constant0.";
+      if (sec->name.starts_with(prefix)) {
+        OutputSection *text =
+            find_section(ctx, ".text." + std::string(sec->name.substr(prefix.size())));
+        e.info = text ? text->index : 0;
+      }
+      break;
+    }
+    case SectionKind::Note:
+      if (sec->name == ".note.nv.cuinfo") {
+        e.link = tkinfo_index;
+        if (compat_index) {
+          e.info = compat_index;
+          e.flags |= SHF_INFO_LINK;
+        }
+      }
+      break;
+    default:
+      break;
+    }
+    if (sec->has_file_data())
+      sec->size = sec->data.size();
+    e.size = sec->size;
+    if (sec->has_file_data())
+      e.data = sec->data;
+    elf.sections.push_back(e);
+  }
+
+  // Program headers: the table itself, code and constants, data, and the
+  // table again (nvlink's layout).
+  elf.segments.assign(4, ElfProgramHeader{});
+  assign_offsets(elf, OffsetStyle::Linker);
+  u64 phsize = elf.segments.size() * kPhdrSize;
+  ElfProgramHeader &phdr = elf.segments[0];
+  phdr.type = PT_PHDR;
+  phdr.flags = PF_R | PF_X;
+  phdr.offset = elf.phoff;
+  phdr.filesz = phdr.memsz = phsize;
+  phdr.align = 8;
+
+  u64 code_begin = 0, code_end = 0;
+  bool have_code = false;
+  u64 data_begin = 0, data_filesz = 0, data_memsz = 0;
+  bool have_data = false;
+  for (OutputSection *sec : order) {
+    ElfSection &e = elf.sections[sec->index];
+    if (sec->kind == SectionKind::Constant || sec->kind == SectionKind::Text) {
+      if (!have_code)
+        code_begin = e.offset;
+      have_code = true;
+      code_end = e.offset + e.size;
+    }
+    if (sec->kind == SectionKind::GlobalInit || sec->kind == SectionKind::Shared ||
+        sec->kind == SectionKind::Global) {
+      if (!have_data)
+        data_begin = e.offset;
+      have_data = true;
+      data_memsz = align_to(data_memsz, sec->align);
+      if (sec->kind == SectionKind::GlobalInit)
+        data_filesz = data_memsz + e.size;
+      data_memsz += e.size;
+    }
+  }
+  ElfProgramHeader &code = elf.segments[1];
+  code.type = PT_LOAD;
+  code.flags = PF_R | PF_X;
+  code.offset = code_begin;
+  code.filesz = code.memsz = code_end - code_begin;
+  code.align = 8;
+  ElfProgramHeader &data = elf.segments[2];
+  data.type = PT_LOAD;
+  data.flags = PF_R | PF_W;
+  data.offset = data_begin;
+  data.filesz = data_filesz;
+  data.memsz = data_memsz;
+  data.align = 8;
+  if (!have_data)
+    elf.segments.erase(elf.segments.begin() + 2);
+  ElfProgramHeader &again = elf.segments.back();
+  again = phdr;
+  again.type = PT_LOAD;
+  if (!have_data) {
+    assign_offsets(elf, OffsetStyle::Linker);
+    elf.segments[0].offset = elf.segments.back().offset = elf.phoff;
+    elf.segments[0].filesz = elf.segments[0].memsz = elf.segments.back().filesz =
+        elf.segments.back().memsz = elf.segments.size() * kPhdrSize;
+  }
+  ctx.output_bytes = write_elf(elf);
+}
+
+void commit_output(Context &ctx) {
+  const std::string &path = ctx.opts.output_file;
+  std::string tmp = path + ".dlink-tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f)
+      ctx.diag.fatal(fmt::format("Could not open output file '{}'", path));
+    f.write(reinterpret_cast<const char *>(ctx.output_bytes.data()),
+            static_cast<std::streamsize>(ctx.output_bytes.size()));
+    if (!f) {
+      std::remove(tmp.c_str());
+      ctx.diag.fatal(fmt::format("Could not write output file '{}'", path));
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    ctx.diag.fatal(fmt::format("Could not open output file '{}'", path));
+  }
+}
+
+} // namespace dlink
