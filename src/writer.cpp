@@ -15,6 +15,7 @@
 
 #include "output_model.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -219,9 +220,20 @@ void write_output(Context &ctx) {
       d.insert(d.end(), e, e + 8);
     };
     auto idx = [](const OutputSymbol *s) { return s ? s->index : 0u; };
+    // Call edges: callers in symbol creation order, each caller's callees
+    // most recent first (nvlink keeps a prepend list per caller).
     put(0, -1);
+    std::vector<OutputSymbol *> callers;
     for (auto &[a, b] : out.call_edges)
-      put(idx(a), static_cast<i32>(idx(b)));
+      if (std::find(callers.begin(), callers.end(), a) == callers.end())
+        callers.push_back(a);
+    std::stable_sort(callers.begin(), callers.end(), [](const OutputSymbol *x, const OutputSymbol *y) {
+      return (x ? x->create_seq : 0) < (y ? y->create_seq : 0);
+    });
+    for (OutputSymbol *caller : callers)
+      for (auto it = out.call_edges.rbegin(); it != out.call_edges.rend(); ++it)
+        if (it->first == caller)
+          put(idx(it->first), static_cast<i32>(idx(it->second)));
     put(0, -2);
     for (auto &[a, p] : out.address_taken)
       put(idx(a), static_cast<i32>(strtab.add(p)));
@@ -407,6 +419,7 @@ void write_output(Context &ctx) {
   bool have_code = false;
   u64 data_begin = 0, data_filesz = 0, data_memsz = 0;
   bool have_data = false;
+  bool nobits_seen = false;
   for (OutputSection *sec : order) {
     ElfSection &e = elf.sections[sec->index];
     if (sec->kind == SectionKind::Constant || sec->kind == SectionKind::Text) {
@@ -421,9 +434,14 @@ void write_output(Context &ctx) {
         data_begin = e.offset;
       have_data = true;
       data_memsz = align_to(data_memsz, sec->align);
-      if (sec->kind == SectionKind::GlobalInit)
-        data_filesz = data_memsz + e.size;
+      // The file part ends where the first NOBITS section would start.
+      if (sec->kind != SectionKind::GlobalInit && !nobits_seen) {
+        nobits_seen = true;
+        data_filesz = data_memsz;
+      }
       data_memsz += e.size;
+      if (sec->kind == SectionKind::GlobalInit)
+        data_filesz = data_memsz;
     }
   }
   ElfProgramHeader &code = elf.segments[1];

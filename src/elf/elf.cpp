@@ -31,14 +31,18 @@ const ElfSection *ElfFile::section_named(std::string_view name) const {
 }
 
 bool occupies_file_space(const ElfSection &sec) {
+  constexpr u64 kMercFlag = 0x10000000; // SHF of every .nv.merc.* section
   switch (sec.type) {
   case SHT_NULL:
   case SHT_NOBITS:
   case SHT_CUDA_SHARED:
   case SHT_CUDA_GLOBAL:
-  case SHT_CUDA_SHARED_RESERVED:
   case SHT_CUDA_LOCAL:
     return false;
+  case SHT_CUDA_SHARED_RESERVED:
+    // `.nv.merc.nv.shared.reserved.0` is stored as zero bytes (sm_110: 0x80
+    // bytes in REL and EXEC files); the SASS `.nv.shared.reserved.0` is not.
+    return (sec.flags & kMercFlag) != 0;
   default:
     return true;
   }
@@ -232,10 +236,58 @@ std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &rel
   return out;
 }
 
+// Layout rule (checked on ptxas and nvlink 13.0 outputs for sm_75..sm_121):
+// sections are placed in index order, each at the next multiple of its
+// sh_addralign; sections without file bytes get that position too but take
+// no space. Exception: the capsule-Mercury copies of data sections
+// (`.nv.merc.nv.global.init`, `.nv.merc.nv.constant.user`, ...: SHF 0x10000000,
+// type CUDA_GLOBAL_INIT or a constant bank) do not get bytes of their own; they
+// share the file offset of their SASS twin, an earlier section named without
+// the ".nv.merc" prefix or, for renamed banks (`.nv.constant.user` became
+// `.nv.constant3`, `.nv.constant.pic` `.nv.constant4`), the one constant-bank
+// section with the same size and bytes. The section header table follows at
+// the next multiple of 8; nvlink puts the program headers right after it.
+// What this cannot reproduce: ptxas and nvlink leave unexplained zero slack
+// after `.shstrtab`/`.strtab` (36 bytes after `.shstrtab` in every sm_100+
+// file); sh_size does not record it.
 void assign_offsets(ElfFile &file, OffsetStyle style) {
+  constexpr u64 kMercFlag = 0x10000000;
+  constexpr std::string_view kMercPrefix = ".nv.merc";
+  auto is_bank = [](u32 type) { return type >= SHT_CUDA_CONSTANT && type < SHT_CUDA_MERC_RELA; };
+  auto is_data = [&](const ElfSection &s) {
+    return s.type == SHT_CUDA_GLOBAL_INIT || s.type == SHT_PROGBITS || is_bank(s.type);
+  };
+  // Index of the SASS twin of merc data section `i`, or 0.
+  auto twin_of = [&](size_t i) -> size_t {
+    const ElfSection &m = file.sections[i];
+    if (!(m.flags & kMercFlag) || !(m.flags & SHF_ALLOC) || !m.name.starts_with(kMercPrefix) ||
+        !(m.type == SHT_CUDA_GLOBAL_INIT || is_bank(m.type)))
+      return 0;
+    std::string_view base = m.name.substr(kMercPrefix.size());
+    size_t by_content = 0, matches = 0;
+    for (size_t j = 1; j < i; j++) {
+      const ElfSection &t = file.sections[j];
+      if ((t.flags & kMercFlag) || !is_data(t) || t.size != m.size)
+        continue;
+      if (t.name == base)
+        return j;
+      bool same_bytes = t.data.size() == m.data.size() &&
+                        (t.data.empty() || std::memcmp(t.data.data(), m.data.data(), t.data.size()) == 0);
+      if (is_bank(m.type) && (is_bank(t.type) || t.type == SHT_PROGBITS) && same_bytes) {
+        by_content = j;
+        matches++;
+      }
+    }
+    return matches == 1 ? by_content : 0;
+  };
+
   u64 pos = kEhdrSize;
   for (size_t i = 1; i < file.sections.size(); i++) {
     ElfSection &sec = file.sections[i];
+    if (size_t twin = twin_of(i)) {
+      sec.offset = file.sections[twin].offset;
+      continue;
+    }
     pos = align_to(pos, sec.addralign);
     sec.offset = pos;
     if (occupies_file_space(sec))
