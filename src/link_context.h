@@ -171,6 +171,9 @@ struct Context {
   Arena arena;
   Arch arch;
   std::vector<InputObject *> inputs;
+  // Per input, per symbol index: false for functions dead-code elimination
+  // removed (see dead_code.h).
+  std::vector<std::vector<bool>> live_functions;
   OutputModel out;
   ElfFile output_elf;
   std::vector<u8> output_bytes;

@@ -18,6 +18,7 @@
 // aligned to its own alignment.
 #include "merge.h"
 
+#include "dead_code.h"
 #include "output_model.h"
 
 #include <algorithm>
@@ -52,6 +53,8 @@ private:
       return nullptr;
     if (sec_map_[i])
       return sec_map_[i];
+    if (is_dead_section(i))
+      return nullptr;
     const ElfSection &in = in_section(i);
     OutputSection *out = find_section(ctx_, in.name);
     if (!out)
@@ -80,6 +83,29 @@ private:
     sec_off_[i] = offset;
   }
 
+  // Sections that belong to a function dead-code elimination removed:
+  // .text.<f>, .nv.info.<f> and relocation sections for them.
+  bool is_dead_section(u32 i) const {
+    const ElfSection &in = in_section(i);
+    std::string_view name = in.name;
+    SectionKind kind = classify_section(name, in.type);
+    if (kind == SectionKind::Reloc)
+      return in.info < obj_.elf.sections.size() && in.info != i && is_dead_section(in.info);
+    std::string_view fn;
+    if (kind == SectionKind::Text)
+      fn = name.substr(6);
+    else if (kind == SectionKind::FunctionInfo)
+      fn = name.substr(9);
+    else
+      return false;
+    for (u32 k = 1; k < obj_.symbols.size(); k++) {
+      const ElfSymbol &s = obj_.symbols[k];
+      if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && s.name == fn)
+        return !is_live_function(ctx_, obj_, k);
+    }
+    return false;
+  }
+
   std::optional<u32> input_section_named(std::string_view name) const {
     return obj_.elf.find_section(name);
   }
@@ -98,7 +124,7 @@ private:
   void merge_function_symbols() {
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
       const ElfSymbol &s = obj_.symbols[i];
-      if (s.type() != STT_FUNC)
+      if (s.type() != STT_FUNC || !is_live_function(ctx_, obj_, i))
         continue;
       if (s.bind() == STB_LOCAL) {
         merge_local_function(i, s);
@@ -211,6 +237,8 @@ private:
       if (kind == SectionKind::Callgraph || kind == SectionKind::Prototype ||
           kind == SectionKind::Note)
         continue;
+      if (is_dead_section(s.shndx))
+        continue;
       OutputSection *sec = map_section(s.shndx);
       sym_map_[i] = sec ? sec->symbol : nullptr;
     }
@@ -225,10 +253,12 @@ private:
         merge_module_info(in);
         break;
       case SectionKind::FunctionInfo:
-        merge_function_info(in);
+        if (!is_dead_section(i))
+          merge_function_info(in);
         break;
       case SectionKind::Reloc:
-        merge_relocs(in);
+        if (!is_dead_section(i))
+          merge_relocs(in);
         break;
       case SectionKind::Callgraph:
         merge_callgraph(in);
@@ -246,7 +276,14 @@ private:
         if (in.name == ".note.nv.tkinfo")
           ctx_.out.input_tkinfo_notes.push_back(in.data);
         break;
+      case SectionKind::StringTable:
+      case SectionKind::SymbolTable:
+        break;
       default:
+        // Sections no symbol referred to (e.g. a .debug_frame without a
+        // section symbol) are created when the header pass reaches them.
+        if (!sec_map_[i] && in.type != SHT_NULL && !is_dead_section(i))
+          map_section(i);
         break;
       }
     }
@@ -256,6 +293,24 @@ private:
     if (index == 0 || index >= sym_map_.size())
       return nullptr;
     return sym_map_[index];
+  }
+
+  // Module records naming a function dead-code elimination removed.
+  bool names_dead_function(const EiRecord &r) const {
+    if (r.format != EIFMT_SVAL || r.payload.size() < 4)
+      return false;
+    switch (r.attr) {
+    case EIATTR_REGCOUNT:
+    case EIATTR_FRAME_SIZE:
+    case EIATTR_MAX_STACK_SIZE:
+    case EIATTR_MIN_STACK_SIZE:
+    case EIATTR_CRS_STACK_SIZE: {
+      u32 idx = r.payload_u32(0);
+      return idx < obj_.symbols.size() && !is_live_function(ctx_, obj_, idx);
+    }
+    default:
+      return false;
+    }
   }
 
   InfoRecord convert_record(const EiRecord &r) {
@@ -288,7 +343,10 @@ private:
   void merge_module_info(const ElfSection &in) {
     OutputSection *info = find_section(ctx_, ".nv.info");
     for (const EiRecord &r : parse_eiattrs(in.data)) {
-      info->records.push_back(convert_record(r));
+      InfoRecord rec = convert_record(r);
+      if (names_dead_function(r))
+        continue;
+      info->records.push_back(std::move(rec));
     }
   }
 
@@ -321,6 +379,12 @@ private:
                               [](const ElfReloc &r) { return r.addend == 0; }) >= 2)
       reloc_section_for(ctx_, target, false);
     for (const ElfReloc &r : relocs) {
+      // References to removed functions vanish, except the clears that
+      // exist for exactly that case (R_CUDA_UNUSED_CLEAR*).
+      bool dead_target = r.sym && r.sym < obj_.symbols.size() &&
+                         !is_live_function(ctx_, obj_, r.sym);
+      if (dead_target && r.type != 0x48 && r.type != 0x49)
+        continue;
       OutputReloc o;
       o.offset = r.offset + sec_off_[in.info];
       o.sym = mapped_symbol(r.sym);
@@ -346,7 +410,8 @@ private:
       }
       switch (block) {
       case 1:
-        out.call_edges.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
+        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a))
+          out.call_edges.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
         break;
       case 2:
         out.address_taken.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
@@ -369,7 +434,10 @@ private:
                                                         ? obj_.elf.sections[in.link].link
                                                         : 0);
     for (size_t k = 0; k + 8 <= in.data.size(); k += 8) {
-      OutputSymbol *sym = mapped_symbol(read_le<u32>(in.data.data() + k));
+      u32 index = read_le<u32>(in.data.data() + k);
+      if (index < obj_.symbols.size() && !is_live_function(ctx_, obj_, index))
+        continue;
+      OutputSymbol *sym = mapped_symbol(index);
       std::string_view proto = string_at(strtab, read_le<u32>(in.data.data() + k + 4));
       bool seen = std::any_of(out.prototypes.begin(), out.prototypes.end(),
                               [&](auto &p) { return p.first == sym; });
@@ -399,6 +467,9 @@ void collect_prototype_strings(Context &ctx) {
       continue;
     const ElfSection &strtab = obj->elf.sections[obj->elf.sections[sec.link].link];
     for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
+      u32 index = read_le<u32>(sec.data.data() + k);
+      if (index < obj->symbols.size() && !is_live_function(ctx, *obj, index))
+        continue;
       std::string_view s = string_at(strtab, read_le<u32>(sec.data.data() + k + 4));
       auto &list = ctx.out.prototype_strings;
       if (std::find(list.begin(), list.end(), s) == list.end())
@@ -417,6 +488,7 @@ bool is_driver_function(std::string_view name) {
 
 void merge_inputs(Context &ctx) {
   create_skeleton(ctx);
+  find_live_functions(ctx);
   collect_prototype_strings(ctx);
   bool failed = false;
   for (InputObject *obj : ctx.inputs) {

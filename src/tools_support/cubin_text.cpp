@@ -230,7 +230,7 @@ std::string format_eirecord(const EiRecord &rec, bool compat, const SymbolNamer 
   const char *fmt_name = rec.format <= EIFMT_SVAL ? kFormats[rec.format] : "?";
   std::string value = compat ? format_eicompat_value(rec) : format_eiattr_value(rec, sym_name);
   std::string size = rec.format == EIFMT_SVAL ? fmt::format("[{}]", rec.payload.size()) : "";
-  return fmt::format("{:<36} {}{:<5} {}", compat ? eicompat_name(rec.attr) : eiattr_name(rec.attr),
+  return fmt::format("{:<38} {}{:<5} {}", compat ? eicompat_name(rec.attr) : eiattr_name(rec.attr),
                      fmt_name, size, value);
 }
 
