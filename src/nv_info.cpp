@@ -6,6 +6,8 @@
 // pointers to output symbols until serialization assigns indices.
 #include "nv_info.h"
 
+#include "output_model.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -34,40 +36,79 @@ void build_nv_info(Context &ctx) {
     if (sec->kind == SectionKind::ModuleInfo)
       module = sec;
 
-  // Frame sizes per function, and the call graph, give each kernel's stack.
-  std::map<const OutputSymbol *, u32> frame;
-  for (const InfoRecord &r : module->records)
-    if (r.attr == EIATTR_FRAME_SIZE && r.sym && r.payload.size() >= 8)
+  // Frame sizes and register counts per function, and the call graph,
+  // give each kernel its stack requirement and register count.
+  std::map<const OutputSymbol *, u32> frame, regs;
+  for (const InfoRecord &r : module->records) {
+    if (!r.sym || r.payload.size() < 8)
+      continue;
+    if (r.attr == EIATTR_FRAME_SIZE)
       frame[r.sym] = read_le<u32>(r.payload.data() + 4);
+    if (r.attr == EIATTR_REGCOUNT)
+      regs[r.sym] = read_le<u32>(r.payload.data() + 4);
+  }
   std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
   for (auto &[caller, callee] : ctx.out.call_edges)
     if (caller && callee)
       callees.emplace(caller, callee);
 
-  std::map<const OutputSymbol *, u32> memo;
-  std::set<const OutputSymbol *> active;
-  std::function<u32(const OutputSymbol *)> stack_of = [&](const OutputSymbol *f) -> u32 {
-    if (auto it = memo.find(f); it != memo.end())
-      return it->second;
-    if (!active.insert(f).second)
-      return 0; // recursion: the stack cannot be determined statically
-    u32 deepest = 0;
-    auto range = callees.equal_range(f);
-    for (auto it = range.first; it != range.second; ++it)
-      deepest = std::max(deepest, stack_of(it->second));
-    active.erase(f);
-    u32 total = frame[f] + deepest;
-    memo[f] = total;
-    return total;
+  struct Walk {
+    u32 stack = 0;
+    u32 regs = 0;
+    int cycles = 0;
+  };
+  // Depth-first walk from `root`; recursion makes the stack size unknown.
+  auto walk = [&](const OutputSymbol *root) {
+    Walk w;
+    std::set<const OutputSymbol *> on_path, done;
+    std::function<u32(const OutputSymbol *)> visit = [&](const OutputSymbol *f) -> u32 {
+      on_path.insert(f);
+      w.regs = std::max(w.regs, regs[f]);
+      u32 deepest = 0;
+      auto range = callees.equal_range(f);
+      for (auto it = range.first; it != range.second; ++it) {
+        if (on_path.count(it->second)) {
+          w.cycles++;
+          continue;
+        }
+        deepest = std::max(deepest, visit(it->second));
+      }
+      on_path.erase(f);
+      return frame[f] + deepest;
+    };
+    w.stack = visit(root);
+    return w;
   };
 
+  // Register counts propagate from callees to callers.
+  for (InfoRecord &r : module->records) {
+    if (r.attr != EIATTR_REGCOUNT || !r.sym || r.payload.size() < 8)
+      continue;
+    u32 n = walk(r.sym).regs;
+    write_le<u32>(r.payload.data() + 4, n);
+    for (OutputSection *sec : ctx.out.sections)
+      if (sec->kind == SectionKind::Text && sec->func == r.sym && sec->info_high)
+        sec->info_high = n << 24;
+  }
+
   std::vector<InfoRecord> records;
+  std::vector<const OutputSymbol *> recursive_kernels;
   for (InfoRecord &r : module->records)
     if (r.attr != EIATTR_MAX_STACK_SIZE && !(r.sym && r.sym->removed))
       records.push_back(std::move(r));
-  for (OutputSymbol *sym : ctx.out.globals)
-    if (!sym->removed && sym->defined() && sym->type == STT_FUNC && sym->is_entry())
-      records.push_back(stack_record(EIATTR_MIN_STACK_SIZE, sym, stack_of(sym)));
+  for (OutputSymbol *sym : ctx.out.globals) {
+    if (sym->removed || !sym->defined() || sym->type != STT_FUNC || !sym->is_entry())
+      continue;
+    Walk w = walk(sym);
+    for (int i = 0; i < w.cycles; i++)
+      if (!ctx.opts.suppress_stack_size_warning)
+        ctx.diag.warning(fmt::format(
+            "Stack size for entry function '{}' cannot be statically determined", sym->name));
+    records.push_back(
+        stack_record(EIATTR_MIN_STACK_SIZE, sym, w.cycles ? 0xffffffffu : w.stack));
+    if (w.cycles)
+      recursive_kernels.push_back(sym);
+  }
   module->records = std::move(records);
 
   for (OutputSection *sec : ctx.out.sections) {
@@ -85,6 +126,15 @@ void build_nv_info(Context &ctx) {
       kept.push_back(std::move(r));
     }
     sec->records = std::move(kept);
+    // A recursive kernel's call-return stack size is unknown too.
+    if (std::find(recursive_kernels.begin(), recursive_kernels.end(),
+                  find_global(ctx, sec->name.substr(9))) != recursive_kernels.end()) {
+      InfoRecord crs;
+      crs.format = EIFMT_SVAL;
+      crs.attr = EIATTR_CRS_STACK_SIZE;
+      crs.payload.assign(4, 0xff);
+      sec->records.push_back(std::move(crs));
+    }
     if (sec->records.empty())
       sec->removed = true;
   }
