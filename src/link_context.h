@@ -137,14 +137,16 @@ struct OutputSection {
 // The output ELF under construction.
 struct OutputModel {
   std::vector<OutputSection *> sections; // creation order
-  std::vector<OutputSymbol *> locals;    // section symbols, creation order
+  std::vector<OutputSymbol *> locals;    // section and local symbols, creation order
   std::vector<OutputSymbol *> globals;   // creation order
   std::unordered_map<std::string_view, OutputSection *> section_by_name;
   std::unordered_map<std::string_view, OutputSymbol *> global_by_name;
 
   // Names in the order nvlink adds them to its string tables.
   std::vector<std::string_view> shstrtab_names;
-  std::vector<std::string_view> strtab_section_names;
+  // Section names and local symbol names, in creation order (global
+  // symbol names follow at the end of .strtab).
+  std::vector<std::string_view> strtab_names;
   std::vector<std::string_view> prototype_strings;
 
   // .nv.callgraph blocks.

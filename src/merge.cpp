@@ -153,8 +153,7 @@ private:
   }
 
   void merge_local_function(u32 i, const ElfSymbol &s) {
-    auto *out = ctx_.arena.make<OutputSymbol>();
-    out->name = s.name;
+    OutputSymbol *out = create_local(ctx_, s.name);
     sym_map_[i] = out;
     if (s.shndx == SHN_UNDEF)
       return;
@@ -190,17 +189,7 @@ private:
       if (s.type() == STT_FUNC || s.type() == STT_SECTION)
         continue;
       if (s.bind() == STB_LOCAL) {
-        auto *out = ctx_.arena.make<OutputSymbol>();
-        out->name = s.name;
-        sym_map_[i] = out;
-        if (s.shndx != SHN_UNDEF && s.shndx < sec_map_.size()) {
-          OutputSection *sec = map_section(s.shndx);
-          define(out, s, sec, sec_off_[s.shndx]);
-          if (sec && sec->kind == SectionKind::Shared && (s.other & 0xe0) == STO_CUDA_SHARED) {
-            out->value = s.value; // the alignment, until layout
-            sec->shared_vars.push_back(out);
-          }
-        }
+        merge_local_variable(i, s);
         continue;
       }
       OutputSymbol *out = find_global(ctx_, s.name);
@@ -223,6 +212,36 @@ private:
       }
       OutputSection *sec = map_section(s.shndx);
       define(out, s, sec, sec_off_[s.shndx]);
+    }
+  }
+
+  // Local variables. Shared variables, a kernel's parameter-bank symbol and
+  // nameless locals stay internal (they never reach the output); the others
+  // (string literals, math tables...) become local symbols of the output.
+  void merge_local_variable(u32 i, const ElfSymbol &s) {
+    OutputSection *sec = nullptr;
+    if (s.shndx != SHN_UNDEF && s.shndx < sec_map_.size())
+      sec = map_section(s.shndx);
+    bool internal = s.name.empty() || !sec || sec->kind == SectionKind::Shared ||
+                    sec->name.starts_with(".nv.constant0.");
+    OutputSymbol *out = nullptr;
+    if (internal) {
+      out = ctx_.arena.make<OutputSymbol>();
+      out->name = s.name;
+    } else {
+      out = create_local(ctx_, s.name);
+    }
+    sym_map_[i] = out;
+    if (!sec)
+      return;
+    define(out, s, sec, sec_off_[s.shndx]);
+    if (out->type == STT_CUDA_VARIABLE) {
+      out->type = STT_OBJECT;
+      out->other &= static_cast<u8>(~0xe0);
+    }
+    if (sec->kind == SectionKind::Shared && (s.other & 0xe0) == STO_CUDA_SHARED) {
+      out->value = s.value; // the alignment, until layout
+      sec->shared_vars.push_back(out);
     }
   }
 

@@ -78,7 +78,7 @@ OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64
     OutputSection *rel = create_section(ctx, rel_name, SHT_REL, SHF_INFO_LINK, 8, kRelSize);
     rel->target = sec;
   }
-  out.strtab_section_names.push_back(sec->name);
+  out.strtab_names.push_back(sec->name);
 
   auto *sym = ctx.arena.make<OutputSymbol>();
   sym->name = sec->name;
@@ -99,7 +99,7 @@ void create_skeleton(Context &ctx) {
   // nvlink reserves the name of an extended section index table it never
   // writes.
   ctx.out.shstrtab_names.push_back(".symtab_shndx");
-  ctx.out.strtab_section_names.push_back(".symtab_shndx");
+  ctx.out.strtab_names.push_back(".symtab_shndx");
   create_section(ctx, ".note.nv.tkinfo", SHT_NOTE, 0x2000000, 4);
   create_section(ctx, ".note.nv.cuinfo", SHT_NOTE, 0x1000000, 4);
   create_section(ctx, ".nv.info", SHT_CUDA_INFO, 0, 4);
@@ -119,6 +119,16 @@ OutputSymbol *create_global(Context &ctx, std::string_view name) {
   sym->create_seq = ctx.out.next_seq++;
   ctx.out.globals.push_back(sym);
   ctx.out.global_by_name.emplace(sym->name, sym);
+  return sym;
+}
+
+OutputSymbol *create_local(Context &ctx, std::string_view name) {
+  auto *sym = ctx.arena.make<OutputSymbol>();
+  sym->name = ctx.arena.save(name);
+  sym->bind = STB_LOCAL;
+  sym->create_seq = ctx.out.next_seq++;
+  ctx.out.locals.push_back(sym);
+  ctx.out.strtab_names.push_back(sym->name);
   return sym;
 }
 

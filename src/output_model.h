@@ -25,6 +25,9 @@ OutputSection *find_section(Context &ctx, std::string_view name);
 void create_skeleton(Context &ctx);
 
 OutputSymbol *create_global(Context &ctx, std::string_view name);
+// A local symbol that appears in the output's .symtab (its name goes to
+// .strtab now, unlike global names).
+OutputSymbol *create_local(Context &ctx, std::string_view name);
 OutputSymbol *find_global(Context &ctx, std::string_view name);
 
 // The relocation section for `target` (".rela<name>" or ".rel<name>"),

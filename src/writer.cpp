@@ -186,9 +186,13 @@ void write_output(Context &ctx) {
 
   // Symbols.
   std::vector<OutputSymbol *> symbols;
-  for (OutputSymbol *sym : out.locals)
-    if (!sym->section->removed && kind_has_section_symbol(sym->section->kind))
-      symbols.push_back(sym);
+  for (OutputSymbol *sym : out.locals) {
+    if (sym->removed || (sym->section && sym->section->removed))
+      continue;
+    if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind))
+      continue;
+    symbols.push_back(sym);
+  }
   size_t num_locals = symbols.size() + 1;
   for (OutputSymbol *sym : out.globals)
     if (!sym->removed)
@@ -202,7 +206,7 @@ void write_output(Context &ctx) {
     shstrtab.add(s);
   for (std::string_view s : out.prototype_strings)
     strtab.add(s);
-  for (std::string_view s : out.strtab_section_names)
+  for (std::string_view s : out.strtab_names)
     strtab.add(s);
   for (OutputSymbol *sym : out.globals)
     strtab.add(sym->name);
