@@ -3,9 +3,15 @@
 // Consumes the relocation lists of the output model after layout; patches
 // section bytes through the generic descriptor engine (reloc_types.h) and
 // leaves in each list only the relocations the driver must still apply.
-// nvlink keeps every relocation that needs a load address (code or global
-// memory: all sh_addr are 0 in a cubin) and resolves those whose value is
-// already known at link time.
+//
+// The keep-or-resolve decision follows what nvlink does
+// (docs/notes/relocations.md): UNIFIED types are first rewritten to their
+// plain twins; YIELD records are always dropped unapplied; UNUSED_CLEAR
+// records are dropped and zero their field only when the symbol is gone;
+// relocations against __UFT_OFFSET are dropped; everything whose symbol
+// lives in code or global memory is kept (all sh_addr are 0 in a cubin);
+// linker-handled types against constant banks and shared memory, and
+// references into non-allocated sections (.debug_frame), are applied.
 #include "relocate.h"
 
 #include "dlink/reloc_types.h"
@@ -15,28 +21,39 @@ namespace dlink {
 
 namespace {
 
+enum class Action { Keep, Apply, Drop, Clear };
+
 bool is_allocated(const OutputSection *sec) { return sec && (sec->flags & SHF_ALLOC); }
 
-// Whether nvlink applies `r` itself.
-bool resolved_at_link_time(const OutputReloc &r, const RelocDesc &desc) {
-  if (desc.handler == RelocHandler::Linker)
-    return true;
-  if (desc.handler == RelocHandler::Either && r.sym && r.sym->section &&
-      !is_allocated(r.sym->section))
-    return true;
-  if (desc.handler == RelocHandler::Either && r.sym && r.sym->section &&
-      (r.sym->section->kind == SectionKind::Shared ||
-       r.sym->section->kind == SectionKind::Constant))
-    return true;
-  return false;
+Action decide(const OutputReloc &r, const RelocDesc &desc) {
+  using namespace reloc_type;
+  if (r.type == R_CUDA_YIELD_OPCODE9_0 || r.type == R_CUDA_YIELD_CLEAR_PRED4_87)
+    return Action::Drop;
+  if (desc.actions[0].value == RelocValue::Clear) {
+    bool alive = r.sym && !r.sym->removed && (r.sym->defined() || r.sym->is_section_symbol);
+    return alive ? Action::Drop : Action::Clear;
+  }
+  if (r.sym && r.sym->name == "__UFT_OFFSET")
+    return Action::Drop;
+  const OutputSection *sec = r.sym ? r.sym->section : nullptr;
+  if (!sec)
+    return Action::Keep;
+  if (!is_allocated(sec))
+    return desc.handler == RelocHandler::Either || desc.handler == RelocHandler::Linker
+               ? Action::Apply
+               : Action::Keep;
+  bool link_time_window = sec->kind == SectionKind::Shared || sec->kind == SectionKind::Constant;
+  if (link_time_window &&
+      (desc.handler == RelocHandler::Linker || desc.handler == RelocHandler::Either))
+    return Action::Apply;
+  return Action::Keep;
 }
 
 u32 constant_bank(const OutputSection *sec) {
   if (!sec || sec->kind != SectionKind::Constant)
     return 0;
-  return sec->type >= SHT_CUDA_CONSTANT && sec->type <= SHT_CUDA_CONSTANT_LAST
-             ? sec->type - SHT_CUDA_CONSTANT
-             : static_cast<u32>(std::strtoul(std::string(sec->name.substr(12)).c_str(), nullptr, 10));
+  // ".nv.constant3", ".nv.constant0.<k>": the bank follows the prefix.
+  return static_cast<u32>(std::strtoul(std::string(sec->name.substr(12)).c_str(), nullptr, 10));
 }
 
 } // namespace
@@ -47,34 +64,33 @@ void apply_relocations(Context &ctx) {
       continue;
     OutputSection *target = sec->target;
     std::vector<OutputReloc> kept;
-    for (const OutputReloc &r : sec->relocs) {
+    for (OutputReloc r : sec->relocs) {
+      if (auto plain = unified_reloc_replacement(r.type))
+        r.type = *plain;
       const RelocDesc *desc = find_reloc(r.type);
-      if (!desc || !resolved_at_link_time(r, *desc) || !target->has_file_data()) {
-        kept.push_back(r);
+      Action action = desc ? decide(r, *desc) : Action::Keep;
+      if (action == Action::Keep || !target->has_file_data()) {
+        if (action != Action::Drop)
+          kept.push_back(r);
         continue;
       }
-      // R_CUDA_UNUSED_CLEAR*: clear the field only when the symbol is gone.
-      bool clear = desc->actions[0].value == RelocValue::Clear;
-      if (clear && r.sym && !r.sym->removed && (r.sym->defined() || r.sym->is_section_symbol))
+      if (action == Action::Drop)
         continue;
-      size_t width = 8;
-      for (const RelocAction &a : desc->actions)
-        if (a.width && a.bitpos + a.width > 64)
-          width = 16;
-      if (r.offset + width > target->data.size())
-        width = target->data.size() - std::min<u64>(r.offset, target->data.size());
-      std::span<u8> word(target->data.data() + r.offset, width);
+      u32 bytes = reloc_field_bytes(*desc);
+      if (r.offset > target->data.size() || bytes > target->data.size() - r.offset)
+        ctx.diag.fatal(fmt::format("relocation offset 0x{:x} out of range in section '{}'",
+                                   r.offset, target->name));
+      std::span<u8> word(target->data.data() + r.offset, bytes);
+      if (action == Action::Clear) {
+        for (const RelocAction &a : desc->actions)
+          if (a.width)
+            insert_bits(word, a.bitpos, a.width, 0);
+        continue;
+      }
       RelocInputs in;
-      i64 addend = r.addend;
-      if (!sec->rela) {
-        // REL: the addend is stored in the first field.
-        const RelocAction &a0 = desc->actions[0];
-        if (a0.width)
-          addend = static_cast<i64>(extract_bits(word, a0.bitpos, a0.width));
-      }
-      u64 s = (r.sym ? symbol_offset(ctx, *r.sym) : 0) + r.bias;
-      in.address = s + static_cast<u64>(addend);
+      in.address = (r.sym ? symbol_offset(ctx, *r.sym) : 0) + r.bias + static_cast<u64>(r.addend);
       in.bank = r.sym ? constant_bank(r.sym->section) : 0;
+      in.implicit_addend = !sec->rela;
       apply_reloc_fields(*desc, word, in);
     }
     for (OutputReloc &r : kept) {
