@@ -85,10 +85,9 @@ void build_nv_info(Context &ctx) {
     if (r.attr != EIATTR_REGCOUNT || !r.sym || r.payload.size() < 8)
       continue;
     u32 n = walk(r.sym).regs;
+    // (The register count in a .text section's sh_info keeps the input's
+    // value.)
     write_le<u32>(r.payload.data() + 4, n);
-    for (OutputSection *sec : ctx.out.sections)
-      if (sec->kind == SectionKind::Text && sec->func == r.sym && sec->info_high)
-        sec->info_high = n << 24;
   }
 
   std::vector<InfoRecord> records;
