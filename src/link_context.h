@@ -45,6 +45,10 @@ struct OutputSymbol {
   u64 value = 0;
   u64 size = 0;
   bool is_section_symbol = false;
+  // Weak symbols first created by a weak definition live in nvlink's local
+  // symbol array: they are listed among the locals and their names go to
+  // .strtab at creation.
+  bool in_local_array = false;
   bool removed = false;
   const InputObject *defined_in = nullptr;
   const InputObject *first_referenced_in = nullptr;

@@ -132,7 +132,7 @@ private:
       }
       OutputSymbol *out = find_global(ctx_, s.name);
       if (!out) {
-        out = create_global(ctx_, s.name);
+        out = create_global(ctx_, s.name, s.bind() == STB_WEAK && s.shndx != SHN_UNDEF);
         out->type = STT_FUNC;
         out->bind = s.bind();
         out->first_referenced_in = &obj_;

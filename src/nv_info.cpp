@@ -95,7 +95,14 @@ void build_nv_info(Context &ctx) {
   for (InfoRecord &r : module->records)
     if (r.attr != EIATTR_MAX_STACK_SIZE && !(r.sym && r.sym->removed))
       records.push_back(std::move(r));
-  for (OutputSymbol *sym : ctx.out.globals) {
+  // One MIN_STACK_SIZE per kernel, in symbol-table order (weak kernels sit
+  // in the local part).
+  std::vector<OutputSymbol *> kernels;
+  for (OutputSymbol *sym : ctx.out.locals)
+    if (sym->in_local_array)
+      kernels.push_back(sym);
+  kernels.insert(kernels.end(), ctx.out.globals.begin(), ctx.out.globals.end());
+  for (OutputSymbol *sym : kernels) {
     if (sym->removed || !sym->defined() || sym->type != STT_FUNC || !sym->is_entry())
       continue;
     Walk w = walk(sym);

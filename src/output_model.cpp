@@ -112,12 +112,19 @@ OutputSymbol *find_global(Context &ctx, std::string_view name) {
   return it == ctx.out.global_by_name.end() ? nullptr : it->second;
 }
 
-OutputSymbol *create_global(Context &ctx, std::string_view name) {
+OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_definition) {
   auto *sym = ctx.arena.make<OutputSymbol>();
   sym->name = ctx.arena.save(name);
   sym->bind = STB_GLOBAL;
   sym->create_seq = ctx.out.next_seq++;
-  ctx.out.globals.push_back(sym);
+  if (weak_definition) {
+    sym->bind = STB_WEAK;
+    sym->in_local_array = true;
+    ctx.out.locals.push_back(sym);
+    ctx.out.strtab_names.push_back(sym->name);
+  } else {
+    ctx.out.globals.push_back(sym);
+  }
   ctx.out.global_by_name.emplace(sym->name, sym);
   return sym;
 }

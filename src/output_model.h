@@ -24,7 +24,7 @@ OutputSection *find_section(Context &ctx, std::string_view name);
 // .symtab, the notes, .nv.info and, for sm_90 and newer, .nv.compat).
 void create_skeleton(Context &ctx);
 
-OutputSymbol *create_global(Context &ctx, std::string_view name);
+OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_definition = false);
 // A local symbol that appears in the output's .symtab (its name goes to
 // .strtab now, unlike global names).
 OutputSymbol *create_local(Context &ctx, std::string_view name);

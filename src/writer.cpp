@@ -210,6 +210,7 @@ void write_output(Context &ctx) {
     strtab.add(s);
   for (OutputSymbol *sym : out.globals)
     strtab.add(sym->name);
+  (void)0;
 
   // Metadata contents.
   for (OutputSection *sec : order)

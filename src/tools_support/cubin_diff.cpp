@@ -103,28 +103,29 @@ bool bytes_equal(std::span<const u8> a, std::span<const u8> b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
 }
 
-// Hex window of 32 bytes around `at` in both byte strings.
+// Hex windows around the first differing byte of two byte strings.
 void byte_detail(std::ostream &out, std::span<const u8> a, std::span<const u8> b, u64 base_a,
                  u64 base_b) {
   auto at = first_difference(a, b);
   if (!at)
     return;
-  out << fmt::format("    first differing byte at section offset 0x{:x} (sizes 0x{:x} vs 0x{:x})\n",
-                     *at, a.size(), b.size());
+  out << fmt::format("    first differing byte at section offset 0x{:x} (file 0x{:x} vs 0x{:x}; "
+                     "sizes 0x{:x} vs 0x{:x})\n",
+                     *at, base_a + *at, base_b + *at, a.size(), b.size());
   u64 start = *at & ~u64(15);
   start = start >= 16 ? start - 16 : 0;
-  auto window = [&](std::span<const u8> s, u64 base, const char *label) {
+  auto window = [&](std::span<const u8> s, const char *label) {
     out << "    " << label << ":\n";
     if (start >= s.size()) {
-      out << "      (ends at 0x" << fmt::format("{:x}", s.size()) << ")\n";
+      out << fmt::format("      (section ends at 0x{:x})\n", s.size());
       return;
     }
     auto part = s.subspan(start, std::min<u64>(48, s.size() - start));
     for (const auto &line : hex_dump(part, start))
-      out << "      " << line << fmt::format("   (file 0x{:x})", base + start) << "\n";
+      out << "      " << line << "\n";
   };
-  window(a, base_a, "A");
-  window(b, base_b, "B");
+  window(a, "A");
+  window(b, "B");
 }
 
 // Generic line-by-line comparison of two renderings.
