@@ -35,7 +35,8 @@ class InputMerger {
 public:
   InputMerger(Context &ctx, InputObject &obj)
       : ctx_(ctx), obj_(obj), sec_map_(obj.elf.sections.size(), nullptr),
-        sec_off_(obj.elf.sections.size(), 0), sym_map_(obj.symbols.size(), nullptr) {}
+        sec_off_(obj.elf.sections.size(), 0), sym_map_(obj.symbols.size(), nullptr),
+        discarded_(obj.symbols.size(), false) {}
 
   void run() {
     merge_function_symbols();
@@ -101,9 +102,14 @@ private:
     for (u32 k = 1; k < obj_.symbols.size(); k++) {
       const ElfSymbol &s = obj_.symbols[k];
       if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && s.name == fn)
-        return !is_live_function(ctx_, obj_, k);
+        return dropped_function(k);
     }
     return false;
+  }
+
+  // A function of this input whose definition does not reach the output.
+  bool dropped_function(u32 i) const {
+    return i < obj_.symbols.size() && (!is_live_function(ctx_, obj_, i) || discarded_[i]);
   }
 
   std::optional<u32> input_section_named(std::string_view name) const {
@@ -141,6 +147,11 @@ private:
       if (s.shndx == SHN_UNDEF)
         continue;
       if (out->defined()) {
+        if (s.bind() == STB_WEAK || out->bind == STB_WEAK) {
+          // The first definition stays; this input's copy is dropped.
+          discarded_[i] = true;
+          continue;
+        }
         ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
                                     s.name, obj_.name, out->defined_in->name));
         multiple_definition_ = true;
@@ -325,7 +336,7 @@ private:
     case EIATTR_MIN_STACK_SIZE:
     case EIATTR_CRS_STACK_SIZE: {
       u32 idx = r.payload_u32(0);
-      return idx < obj_.symbols.size() && !is_live_function(ctx_, obj_, idx);
+      return dropped_function(idx);
     }
     default:
       return false;
@@ -400,8 +411,10 @@ private:
     for (const ElfReloc &r : relocs) {
       // References to removed functions vanish, except the clears that
       // exist for exactly that case (R_CUDA_UNUSED_CLEAR*).
-      bool dead_target = r.sym && r.sym < obj_.symbols.size() &&
-                         !is_live_function(ctx_, obj_, r.sym);
+      bool dead_target =
+          r.sym && r.sym < obj_.symbols.size() &&
+          (!is_live_function(ctx_, obj_, r.sym) ||
+           (discarded_[r.sym] && !(in_section(in.info).flags & SHF_ALLOC)));
       if (dead_target && r.type != 0x48 && r.type != 0x49)
         continue;
       OutputReloc o;
@@ -429,7 +442,7 @@ private:
       }
       switch (block) {
       case 1:
-        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a))
+        if (a < obj_.symbols.size() && !dropped_function(a))
           out.call_edges.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
         break;
       case 2:
@@ -470,6 +483,9 @@ private:
   std::vector<OutputSection *> sec_map_;
   std::vector<u64> sec_off_;
   std::vector<OutputSymbol *> sym_map_;
+  // Function definitions of this input that lost to an earlier definition
+  // (weak functions defined in several inputs).
+  std::vector<bool> discarded_;
 
 public:
   bool multiple_definition_ = false;
