@@ -6,7 +6,11 @@
 // chosen while merging. Sizes never change after this stage.
 #include "layout.h"
 
+#include "output_model.h"
+
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace dlink {
 
@@ -34,18 +38,68 @@ void place_shared_variables(OutputSection *sec) {
 
 } // namespace
 
+// Dynamic shared memory: a kernel that (itself or through a callee) uses an
+// `extern __shared__` array keeps its .nv.shared.<k> even when it has no
+// static shared data, aligned to 16; the array starts right after the
+// kernel's static shared data, aligned to 16.
+void layout_dynamic_shared(Context &ctx) {
+  constexpr u64 kDynamicSharedAlign = 16;
+  std::set<const OutputSymbol *> users;
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::Reloc && sec->target && sec->target->func)
+      for (const OutputReloc &r : sec->relocs)
+        if (r.sym && r.sym->extern_shared)
+          users.insert(sec->target->func);
+  if (users.empty())
+    return;
+  std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
+  for (auto &[caller, callee] : ctx.out.call_edges)
+    if (caller && callee)
+      callees.emplace(caller, callee);
+  for (OutputSection *shared : ctx.out.sections) {
+    if (shared->kind != SectionKind::Shared)
+      continue;
+    const OutputSymbol *kernel = find_global(ctx, shared->name.substr(11));
+    if (!kernel)
+      continue;
+    std::set<const OutputSymbol *> reached{kernel};
+    std::vector<const OutputSymbol *> work{kernel};
+    while (!work.empty()) {
+      const OutputSymbol *f = work.back();
+      work.pop_back();
+      auto range = callees.equal_range(f);
+      for (auto it = range.first; it != range.second; ++it)
+        if (reached.insert(it->second).second)
+          work.push_back(it->second);
+    }
+    bool uses = std::any_of(reached.begin(), reached.end(),
+                            [&](const OutputSymbol *f) { return users.count(f) > 0; });
+    if (!uses)
+      continue;
+    shared->uses_dynamic_shared = true;
+    shared->align = std::max(shared->align, kDynamicSharedAlign);
+    u64 start = align_to(shared->size, kDynamicSharedAlign);
+    for (const OutputSymbol *f : reached) {
+      u64 &off = ctx.out.dynamic_shared_offset[f];
+      off = std::max(off, start);
+    }
+  }
+}
+
 void layout_memory(Context &ctx) {
+  layout_dynamic_shared(ctx);
   for (OutputSection *sec : ctx.out.sections) {
     switch (sec->kind) {
     case SectionKind::Shared:
       place_shared_variables(sec);
-      if (sec->size == 0)
+      if (sec->size == 0 && !sec->uses_dynamic_shared)
         sec->removed = true;
       else
         sec->size += reserved_shared_bytes(ctx);
       sec->type = SHT_NOBITS;
       break;
     case SectionKind::Global:
+    case SectionKind::DebugShared:
       sec->type = SHT_NOBITS;
       break;
     case SectionKind::GlobalInit:

@@ -49,6 +49,10 @@ struct OutputSymbol {
   // symbol array: they are listed among the locals and their names go to
   // .strtab at creation.
   bool in_local_array = false;
+  // An `extern __shared__` array (dynamic shared memory): never an output
+  // symbol; its address is the end of the static shared memory of the
+  // kernel using it.
+  bool extern_shared = false;
   bool removed = false;
   const InputObject *defined_in = nullptr;
   const InputObject *first_referenced_in = nullptr;
@@ -93,6 +97,7 @@ enum class SectionKind {
   GlobalInit,     // .nv.global.init
   Global,         // .nv.global
   Shared,         // .nv.shared.<k>
+  DebugShared,    // .nv_debug.shared (marks use of dynamic shared memory)
   Reloc,          // .rel / .rela
   Callgraph,
   Prototype,
@@ -125,6 +130,9 @@ struct OutputSection {
   // Shared variables placed in this .nv.shared.<k> section, in merge order.
   // In relocatable cubins their st_value is the alignment, not an offset.
   std::vector<OutputSymbol *> shared_vars;
+  // .nv.shared.<k> of a kernel that uses dynamic shared memory.
+  bool uses_dynamic_shared = false;
+  u64 static_shared_size = 0;
 
   // High byte of a .text section's sh_info (sm_75-89: register count).
   u32 info_high = 0;
@@ -145,6 +153,10 @@ struct OutputModel {
   std::vector<OutputSymbol *> globals;   // creation order
   std::unordered_map<std::string_view, OutputSection *> section_by_name;
   std::unordered_map<std::string_view, OutputSymbol *> global_by_name;
+  std::unordered_map<std::string_view, OutputSymbol *> extern_shared_by_name;
+  // Per function: where dynamic shared memory starts for the kernels that
+  // reach it (layout).
+  std::unordered_map<const OutputSymbol *, u64> dynamic_shared_offset;
 
   // Names in the order nvlink adds them to its string tables.
   std::vector<std::string_view> shstrtab_names;

@@ -203,6 +203,11 @@ private:
         merge_local_variable(i, s);
         continue;
       }
+      if (s.shndx == SHN_UNDEF && s.type() == STT_CUDA_VARIABLE &&
+          (s.other & 0xe0) == STO_CUDA_SHARED) {
+        sym_map_[i] = extern_shared_symbol(s.name);
+        continue;
+      }
       OutputSymbol *out = find_global(ctx_, s.name);
       if (!out) {
         out = create_global(ctx_, s.name);
@@ -224,6 +229,25 @@ private:
       OutputSection *sec = map_section(s.shndx);
       define(out, s, sec, sec_off_[s.shndx]);
     }
+  }
+
+  // `extern __shared__` arrays all live in the dynamic shared memory after a
+  // kernel's static shared memory; nvlink records them with a
+  // .nv_debug.shared section instead of symbols.
+  OutputSymbol *extern_shared_symbol(std::string_view name) {
+    auto &map = ctx_.out.extern_shared_by_name;
+    if (auto it = map.find(name); it != map.end())
+      return it->second;
+    if (!find_section(ctx_, ".nv_debug.shared")) {
+      OutputSection *sec =
+          create_section(ctx_, ".nv_debug.shared", SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC, 16);
+      sec->symbol->removed = true;
+    }
+    auto *sym = ctx_.arena.make<OutputSymbol>();
+    sym->name = ctx_.arena.save(name);
+    sym->extern_shared = true;
+    map.emplace(sym->name, sym);
+    return sym;
   }
 
   // Local variables. Shared variables, a kernel's parameter-bank symbol and

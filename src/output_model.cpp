@@ -34,6 +34,8 @@ SectionKind classify_section(std::string_view name, u32 type) {
     return SectionKind::Prototype;
   if (name == ".nv.rel.action")
     return SectionKind::RelAction;
+  if (name == ".nv_debug.shared")
+    return SectionKind::DebugShared;
   if (name.starts_with(".debug_") || name.starts_with(".nv_debug"))
     return SectionKind::Debug;
   return SectionKind::Other;
@@ -47,6 +49,7 @@ bool kind_has_section_symbol(SectionKind kind) {
   case SectionKind::ModuleInfo:
   case SectionKind::FunctionInfo:
   case SectionKind::Compat:
+  case SectionKind::DebugShared:
     return false;
   default:
     return true;

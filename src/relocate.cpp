@@ -35,6 +35,8 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
   }
   if (r.sym && r.sym->name == "__UFT_OFFSET")
     return Action::Drop;
+  if (r.sym && r.sym->extern_shared)
+    return Action::Apply;
   const OutputSection *sec = r.sym ? r.sym->section : nullptr;
   if (!sec)
     return Action::Keep;
@@ -88,7 +90,12 @@ void apply_relocations(Context &ctx) {
         continue;
       }
       RelocInputs in;
-      in.address = (r.sym ? symbol_offset(ctx, *r.sym) : 0) + r.bias + static_cast<u64>(r.addend);
+      u64 s = r.sym ? symbol_offset(ctx, *r.sym) : 0;
+      if (r.sym && r.sym->extern_shared) {
+        auto it = ctx.out.dynamic_shared_offset.find(target->func);
+        s = it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second;
+      }
+      in.address = s + r.bias + static_cast<u64>(r.addend);
       in.bank = r.sym ? constant_bank(r.sym->section) : 0;
       in.implicit_addend = !sec->rela;
       apply_reloc_fields(*desc, word, in);

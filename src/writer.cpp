@@ -87,6 +87,7 @@ int group_of(const OutputSection *sec) {
     return 9;
   case SectionKind::Shared:
   case SectionKind::Global:
+  case SectionKind::DebugShared:
     return 10;
   default:
     return 11;

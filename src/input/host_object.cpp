@@ -137,8 +137,11 @@ HostObject read_host_object(std::span<const u8> bytes) {
     return s;
   };
 
-  if (shoff == 0 && shnum == 0)
-    return obj;
+  if (shoff == 0) {
+    if (shnum == 0)
+      return obj;
+    throw fail("section header table at offset 0");
+  }
   if (shentsize != shentsize_expected)
     throw fail("unexpected section header size");
   if (!in_range(bytes, shoff, shentsize_expected))
