@@ -34,6 +34,10 @@ void place_shared_variables(OutputSection *sec) {
     v->value = offset;
     offset += v->size;
   }
+  // The section is as large as the variables placed in it (ptxas may have
+  // padded the input's).
+  if (!vars.empty())
+    sec->size = offset;
 }
 
 } // namespace
@@ -87,11 +91,13 @@ void layout_dynamic_shared(Context &ctx) {
 }
 
 void layout_memory(Context &ctx) {
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::Shared)
+      place_shared_variables(sec);
   layout_dynamic_shared(ctx);
   for (OutputSection *sec : ctx.out.sections) {
     switch (sec->kind) {
     case SectionKind::Shared:
-      place_shared_variables(sec);
       if (sec->size == 0 && !sec->uses_dynamic_shared)
         sec->removed = true;
       else

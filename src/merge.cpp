@@ -409,8 +409,8 @@ private:
     OutputSection *info = find_section(ctx_, name);
     if (!info)
       info = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
-    if (in.info < sec_map_.size() && sec_map_[in.info])
-      info->func = sec_map_[in.info]->func ? sec_map_[in.info]->func : nullptr;
+    if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
+      info->func = sec_map_[in.info]->func;
     for (const EiRecord &r : parse_eiattrs(in.data))
       info->records.push_back(convert_record(r));
   }

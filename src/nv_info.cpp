@@ -117,13 +117,44 @@ void build_nv_info(Context &ctx) {
   }
   module->records = std::move(records);
 
+  // EXTERNS lists the symbols a function still needs from outside: a
+  // reference the link resolved is replaced by what the callee itself still
+  // needs, transitively.
+  std::map<const OutputSymbol *, std::vector<OutputSymbol *>> externs_of;
+  for (OutputSection *sec : ctx.out.sections) {
+    if (sec->kind != SectionKind::FunctionInfo || !sec->func)
+      continue;
+    for (const InfoRecord &r : sec->records)
+      if (r.attr == EIATTR_EXTERNS)
+        externs_of[sec->func].insert(externs_of[sec->func].end(), r.syms.begin(), r.syms.end());
+  }
+  std::function<void(const OutputSymbol *, std::vector<OutputSymbol *> &,
+                     std::set<const OutputSymbol *> &)>
+      still_needed = [&](const OutputSymbol *f, std::vector<OutputSymbol *> &out,
+                         std::set<const OutputSymbol *> &seen) {
+        for (OutputSymbol *s : externs_of[f]) {
+          if (!s)
+            continue;
+          if (!s->defined()) {
+            if (std::find(out.begin(), out.end(), s) == out.end())
+              out.push_back(s);
+          } else if (seen.insert(s).second) {
+            still_needed(s, out, seen);
+          }
+        }
+      };
+
   for (OutputSection *sec : ctx.out.sections) {
     if (sec->kind != SectionKind::FunctionInfo)
       continue;
     std::vector<InfoRecord> kept;
     for (InfoRecord &r : sec->records) {
       if (r.attr == EIATTR_EXTERNS) {
-        std::erase_if(r.syms, [](OutputSymbol *s) { return !s || s->defined(); });
+        std::vector<OutputSymbol *> needed;
+        std::set<const OutputSymbol *> seen{sec->func};
+        if (sec->func)
+          still_needed(sec->func, needed, seen);
+        r.syms = needed;
         if (r.syms.empty())
           continue;
         r.value = static_cast<u16>(4 * r.syms.size());

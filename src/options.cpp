@@ -58,7 +58,8 @@
 //   -split-compile-extended; bad -Ofc value -> "Invalid argument for option
 //   '--Ofast-compile'"; warning for -preserve-relocs on sm_90 and newer
 //   (not silenced by -w, an error with -Werror, silenced by -disable-infos).
-//   From the -o check on, -report-arch adds " (target: <arch>)".
+//   With -report-arch (and -arch) all of these end in " (target: <arch>)";
+//   parse messages never do. parse_command_line sets Diagnostics::report_arch.
 //
 // Canonical command line (.note.nv.tkinfo): one entry per option given, in a
 // fixed order (rank below) unrelated to argv and to --help. Each entry is
