@@ -190,7 +190,13 @@ void write_output(Context &ctx) {
   for (OutputSymbol *sym : out.locals) {
     if (sym->removed || (sym->section && sym->section->removed))
       continue;
+    // Section symbols exist only for sections of the kinds that have them,
+    // and not for empty memory sections.
     if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind))
+      continue;
+    SectionKind k = sym->is_section_symbol ? sym->section->kind : SectionKind::Other;
+    if (sym->is_section_symbol && sym->section->size == 0 &&
+        (k == SectionKind::Shared || k == SectionKind::Global || k == SectionKind::DebugShared))
       continue;
     symbols.push_back(sym);
   }
