@@ -4,10 +4,15 @@
 // "--", short names only with "-", "=" or a separate word for values, joined
 // values only for -l/-L/-m, comma lists for list options, --options-file
 // expansion) and reports problems with nvlink's exact texts through the
-// Diagnostics engine (fatal for malformed command lines).
+// Diagnostics engine (fatal for malformed command lines). After parsing it
+// runs nvlink's option checks in nvlink's order (missing -arch / -o / inputs,
+// conflicting options), except when -h or -V was given: the caller then only
+// prints help_text() / version_text(). With -ghls the only check is "no
+// inputs"; the caller then writes the host linker script and stops.
 //
 // It also builds the canonical command line nvlink records in its
-// .note.nv.tkinfo note.
+// .note.nv.tkinfo note. The measured rules are in src/options.cpp and
+// docs/notes/command-line.md.
 #pragma once
 
 #include "dlink/arch.h"
@@ -15,6 +20,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlink {
@@ -43,7 +49,8 @@ struct Options {
   std::string split_compile_extended;      // -split-compile-extended
   std::string time_file;                   // -time
   std::string uidx_file;                   // -uidx
-  std::string gen_host_linker_script;      // -ghls
+  std::string gen_host_linker_script;      // -ghls ("lcs-abs" when given bare)
+  std::vector<std::string> host_linker_options; // --host-linker-options (hidden)
 
   bool debug = false;                 // -g
   bool verbose = false;               // -v
@@ -66,18 +73,45 @@ struct Options {
   bool warning_as_error = false; // -Werror
   bool disable_warnings = false; // -w
   bool disable_infos = false;
+  bool allow_undefined_globals = false; // --allow-undefined-globals (hidden)
+  bool force_rela = false;              // --force-rela (hidden)
   bool help = false;
   bool version = false;
 
-  // The command line as nvlink records it in .note.nv.tkinfo.
+  // Notes on the fields above: string fields are empty when the option was
+  // not given; -Ofc given without a value is "0"; integer options
+  // (-maxrregcount, -split-compile*, -m) hold the value in decimal (nvlink
+  // reads them like strtol base 0: "0x10" and "020" are 16). After the
+  // option checks, use_host_info is cleared when -kernels-used or
+  // -variables-used is given, and split_compile_extended is cleared with
+  // -emit-ptx (nvlink says so in an info line and ignores them).
+
+  // The command line as nvlink records it in .note.nv.tkinfo (5th string).
   std::string canonical_command_line;
+  // The tkinfo note's object name (1st string): basename of -o with -g, else "".
+  std::string tkinfo_object_name;
 };
 
 // argv[0] is the program name. Fatal problems throw FatalError via `diag`.
 Options parse_command_line(const std::vector<std::string> &args, Diagnostics &diag);
 
-// Texts for -h and -V.
-std::string help_text();
-std::string version_text();
+// The two version strings of the emulated nvlink (also the tool version and
+// branch strings of its .note.nv.tkinfo note).
+inline constexpr std::string_view kNvlinkReleaseLine = "Cuda compilation tools, release 13.0, V13.0.88";
+inline constexpr std::string_view kNvlinkBuildLine = "Build cuda_13.0.r13.0/compiler.36424714_0";
+
+// Text for -h: nvlink's help text, byte for byte, with `program_name` in the
+// usage line (nvlink prints basename(argv[0]) there).
+std::string help_text(std::string_view program_name = "nvlink");
+
+// Text for -V. Under any name other than "dlink" (in particular "nvlink", as
+// a drop-in replacement is invoked) this is nvlink's five lines exactly, with
+// the program name in the first line as nvlink does, because build scripts
+// parse them. Invoked as "dlink" it is "dlink <version> (emulating nvlink
+// 13.0.88)" followed by the five lines of the emulated nvlink.
+std::string version_text(std::string_view program_name = "dlink");
+
+// True when `program_name` makes -V report dlink's own identity.
+bool reports_dlink_identity(std::string_view program_name);
 
 } // namespace dlink
