@@ -1,6 +1,7 @@
 // Stage 2a: dead function elimination (dead_code.h).
 //
-// Roots are the kernels (STO_CUDA_ENTRY) of every input. Edges are the
+// Roots are the kernels (STO_CUDA_ENTRY) of every input and the functions
+// whose address is taken (call-graph block 2). Edges are the
 // caller -> callee pairs of each input's .nv.callgraph; global functions are
 // matched by name across inputs, local (static) functions only within their
 // own input. The result is stored per input, per symbol index, in ctx.
@@ -47,6 +48,12 @@ void find_live_functions(Context &ctx) {
       i32 b = read_le<i32>(sec.data.data() + k + 4);
       if (a == 0 && b < 0) {
         block = -b;
+        continue;
+      }
+      if (block == 2 && a < obj->symbols.size() && a != 0) {
+        // Address-taken functions may be called indirectly: roots too.
+        if (live.insert(key_of(*obj, obj->symbols[a])).second)
+          work.push_back(key_of(*obj, obj->symbols[a]));
         continue;
       }
       if (block != 1 || a >= obj->symbols.size() || static_cast<u32>(b) >= obj->symbols.size())

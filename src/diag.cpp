@@ -3,16 +3,15 @@
 
 namespace dlink {
 
-void Diagnostics::emit(std::string_view tag, std::string_view msg, bool with_arch) {
-  *out_ << "nvlink " << tag << " : " << msg;
-  if (with_arch && !report_arch.empty())
+void Diagnostics::emit(std::string_view tag, std::string_view msg) {
+  *out_ << tool << ' ' << tag << " : " << msg;
+  if (!report_arch.empty())
     *out_ << " (target: " << report_arch << ")";
   *out_ << '\n';
 }
 
 void Diagnostics::info(std::string_view msg) {
-  if (!disable_infos)
-    emit("info   ", msg, false);
+  emit("info   ", msg);
 }
 
 void Diagnostics::warning(std::string_view msg) {
@@ -21,7 +20,7 @@ void Diagnostics::warning(std::string_view msg) {
     return;
   }
   if (!suppress_warnings)
-    emit("warning", msg, true);
+    emit("warning", msg);
 }
 
 void Diagnostics::warning_always(std::string_view msg) {
@@ -29,16 +28,16 @@ void Diagnostics::warning_always(std::string_view msg) {
     error(msg);
     return;
   }
-  emit("warning", msg, true);
+  emit("warning", msg);
 }
 
 void Diagnostics::error(std::string_view msg) {
   errors_++;
-  emit("error  ", msg, true);
+  emit("error  ", msg);
 }
 
 void Diagnostics::fatal(std::string_view msg) {
-  emit("fatal  ", msg, false);
+  emit("fatal  ", msg);
   out_->flush();
   throw FatalError{};
 }

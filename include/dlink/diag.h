@@ -2,7 +2,9 @@
 //
 // Every user-facing message goes through here, with nvlink's exact prefixes
 // ("nvlink error   : ", "nvlink warning : ", "nvlink info    : ",
-// "nvlink fatal   : "). A fatal diagnostic throws FatalError, which main()
+// "nvlink fatal   : "; like nvlink, the program name as invoked replaces
+// "nvlink"). With -report-arch every message after option parsing ends in
+// " (target: sm_XX)". A fatal diagnostic throws FatalError, which main()
 // catches: the process then exits with status 1. Errors are counted and the
 // link stops at the next checkpoint with status 255, as nvlink does.
 #pragma once
@@ -22,10 +24,13 @@ class Diagnostics {
 public:
   explicit Diagnostics(std::ostream &out = std::cerr) : out_(&out) {}
 
+  std::string tool = "nvlink";     // basename(argv[0])
   // Settings from the command line.
   bool warnings_as_errors = false; // -Werror
   bool suppress_warnings = false;  // -w
-  bool disable_infos = false;      // -disable-infos
+  // -disable-infos: nvlink 13.0 silences no info line with it (measured);
+  // the driver uses it only for the few warnings it does silence.
+  bool disable_infos = false;
   std::string report_arch;         // -report-arch: " (target: sm_90)" suffix
 
   void info(std::string_view msg);
@@ -45,7 +50,7 @@ public:
   std::ostream &stream() { return *out_; }
 
 private:
-  void emit(std::string_view tag, std::string_view msg, bool with_arch);
+  void emit(std::string_view tag, std::string_view msg);
   std::ostream *out_;
   int errors_ = 0;
 };

@@ -10,4 +10,8 @@ namespace dlink {
 // status (0, or 255 after errors); fatal problems throw FatalError.
 int link(const Options &opts, Diagnostics &diag);
 
+// -ghls: writes the host linker script nvcc uses for relocatable device code
+// to -o (or stdout) instead of linking.
+int write_host_linker_script(const Options &opts, Diagnostics &diag);
+
 } // namespace dlink

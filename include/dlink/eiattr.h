@@ -8,6 +8,8 @@
 #include "dlink/arena.h"
 #include "dlink/common.h"
 
+#include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -118,7 +120,10 @@ enum EiAttr : u8 {
 struct EiRecord {
   u8 format = 0;
   u8 attr = 0;
-  u16 value = 0;               // BVAL / HVAL value; SVAL size
+  // HVAL value; BVAL value (the high byte is the pad byte, always 0 in real
+  // files; kept so records round-trip exactly); NVAL: the two (zero) bytes
+  // after the code; SVAL: the size, equal to payload.size().
+  u16 value = 0;
   std::span<const u8> payload; // SVAL bytes
 
   u32 payload_u32(size_t index) const { return read_le<u32>(payload.data() + 4 * index); }
@@ -132,5 +137,21 @@ std::string_view eiattr_name(u8 attr);
 std::vector<EiRecord> parse_eiattrs(std::span<const u8> bytes);
 // Encodes records back to back. Payload bytes are copied.
 std::span<const u8> encode_eiattrs(Arena &arena, const std::vector<EiRecord> &records);
+
+// Names of `.nv.compat` record codes ("EICOMPAT_ATTR_ISA_CLASS"), or
+// "EICOMPAT_0x0b" where unknown. The code-to-name mapping follows the order
+// of the names in the nvlink binary and is unverified beyond 0x07 and 0x09.
+std::string_view eicompat_name(u8 attr);
+
+// Returns the display name of symbol `index` (used by format_eiattr_value).
+using SymbolNamer = std::function<std::string(u32 index)>;
+
+// Renders a record's value in a readable, decoded form for dumps, e.g.
+// REGCOUNT "sym 22 (_Z5kmainPii) regs 24", EXTERNS "syms 5 (vprintf), 7 (f)",
+// EXIT_INSTR_OFFSETS "0x70 0x1a0". Unknown or malformed payloads are shown
+// as hex words. Never throws on any payload.
+std::string format_eiattr_value(const EiRecord &rec, const SymbolNamer &sym_name);
+// The same for a `.nv.compat` record.
+std::string format_eicompat_value(const EiRecord &rec);
 
 } // namespace dlink

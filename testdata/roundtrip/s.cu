@@ -1,0 +1,1 @@
+__global__ void ksimple(int *p) { p[threadIdx.x] = threadIdx.x; }
