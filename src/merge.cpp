@@ -469,9 +469,14 @@ private:
         if (a < obj_.symbols.size() && !dropped_function(a))
           out.call_edges.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
         break;
-      case 2:
-        out.address_taken.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
+      case 2: {
+        // Address-taken functions are listed once.
+        OutputSymbol *f = mapped_symbol(a);
+        if (std::none_of(out.address_taken.begin(), out.address_taken.end(),
+                         [&](const auto &e) { return e.first == f; }))
+          out.address_taken.emplace_back(f, string_at(strtab, static_cast<u32>(b)));
         break;
+      }
       case 3:
         out.indirect_calls.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
         break;

@@ -26,8 +26,6 @@ namespace dlink {
 namespace {
 
 constexpr u32 kCudaToolkitVersion = 130; // 13.0
-constexpr std::string_view kNvlinkVersion = "Cuda compilation tools, release 13.0, V13.0.88";
-constexpr std::string_view kNvlinkBranch = "Build cuda_13.0.r13.0/compiler.36424714_0";
 constexpr std::array<u8, 16> kRelAction = {0x73, 0, 0, 0, 0, 0, 0, 0,
                                            0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
 
@@ -108,9 +106,9 @@ void append_note(std::vector<u8> &out, u32 type, std::span<const u8> desc) {
 }
 
 std::vector<u8> tkinfo_desc(const Context &ctx) {
-  std::string object_name = ctx.opts.debug ? ctx.opts.output_file : "";
-  std::vector<std::string_view> strings = {object_name, ctx.opts.program_name, kNvlinkVersion,
-                                           kNvlinkBranch, ctx.opts.canonical_command_line};
+  std::vector<std::string_view> strings = {ctx.opts.tkinfo_object_name, ctx.opts.program_name,
+                                           kNvlinkReleaseLine, kNvlinkBuildLine,
+                                           ctx.opts.canonical_command_line};
   std::vector<u8> desc(24, 0);
   write_le<u32>(desc.data(), 2);
   std::vector<u8> area{0};
@@ -163,6 +161,12 @@ void write_output(Context &ctx) {
   OutputSection *rel_action = nullptr;
   if (ctx.arch.sm < 100)
     rel_action = create_section(ctx, ".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8, 8);
+  // Prototypes are kept only for functions something calls directly (the
+  // strings stay in .strtab regardless).
+  std::erase_if(out.prototypes, [&](const auto &p) {
+    return std::none_of(out.call_edges.begin(), out.call_edges.end(),
+                        [&](const auto &e) { return e.second == p.first; });
+  });
   if (out.prototypes.empty())
     prototype->removed = true;
 

@@ -49,6 +49,10 @@ u64 read_container(Arena &arena, std::span<const u8> bytes, u64 c, size_t index,
                 : start + payload_size;
 
   for (u64 e = start; e < end;) {
+    // Running out of data exactly at an entry boundary ends the container;
+    // a partial entry header is an error (nvlink crashes on both).
+    if (e >= bytes.size())
+      break;
     if (!in_range(bytes, e, kFatbinEntryHeaderSize))
       throw FatbinError(FatbinError::Kind::Truncated,
                         fmt::format("fatbin entry header at offset {:#x} is truncated", e));
