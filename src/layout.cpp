@@ -16,7 +16,9 @@ namespace dlink {
 
 u64 reserved_shared_bytes(const Context &ctx) { return ctx.arch.sm >= 90 ? 0x400 : 0; }
 
-u64 symbol_offset(const Context &, const OutputSymbol &sym) { return sym.value; }
+u64 symbol_offset(const Context &, const OutputSymbol &sym) {
+  return sym.value + (sym.section && sym.section->detached ? sym.section->base : 0);
+}
 
 namespace {
 
@@ -90,7 +92,62 @@ void layout_dynamic_shared(Context &ctx) {
   }
 }
 
+// Device functions' own constant banks (sm_75-89 OCG constants) are copied
+// into the same-numbered bank of every kernel that reaches the function, at
+// one offset that suits all of them.
+void merge_function_banks(Context &ctx) {
+  std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
+  for (auto &[caller, callee] : ctx.out.call_edges)
+    if (caller && callee)
+      callees.emplace(caller, callee);
+  std::vector<OutputSymbol *> kernels;
+  for (OutputSymbol *sym : ctx.out.locals)
+    if (sym->in_local_array && sym->is_entry() && sym->defined())
+      kernels.push_back(sym);
+  for (OutputSymbol *sym : ctx.out.globals)
+    if (sym->is_entry() && sym->defined() && !sym->removed)
+      kernels.push_back(sym);
+  auto reaches = [&](const OutputSymbol *kernel, std::string_view fn) {
+    std::set<const OutputSymbol *> seen{kernel};
+    std::vector<const OutputSymbol *> work{kernel};
+    while (!work.empty()) {
+      const OutputSymbol *f = work.back();
+      work.pop_back();
+      if (f->name == fn)
+        return true;
+      auto range = callees.equal_range(f);
+      for (auto it = range.first; it != range.second; ++it)
+        if (seen.insert(it->second).second)
+          work.push_back(it->second);
+    }
+    return false;
+  };
+  for (OutputSection *bank : ctx.out.function_banks) {
+    std::string prefix(bank->name.substr(0, bank->name.find('.', 12)));
+    std::vector<OutputSection *> targets;
+    u64 offset = 0;
+    for (OutputSymbol *k : kernels) {
+      if (!reaches(k, bank->bank_function))
+        continue;
+      std::string name = prefix + "." + std::string(k->name);
+      OutputSection *sec = find_section(ctx, name);
+      if (!sec)
+        sec = create_section(ctx, name, bank->type, bank->flags, bank->align);
+      targets.push_back(sec);
+      offset = std::max(offset, align_to(sec->size, bank->align));
+    }
+    bank->base = offset;
+    for (OutputSection *sec : targets) {
+      sec->data.resize(offset, 0);
+      sec->data.insert(sec->data.end(), bank->data.begin(), bank->data.end());
+      sec->size = sec->data.size();
+      sec->align = std::max(sec->align, bank->align);
+    }
+  }
+}
+
 void layout_memory(Context &ctx) {
+  merge_function_banks(ctx);
   for (OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::Shared)
       place_shared_variables(sec);

@@ -130,6 +130,12 @@ struct OutputSection {
   // Shared variables placed in this .nv.shared.<k> section, in merge order.
   // In relocatable cubins their st_value is the alignment, not an offset.
   std::vector<OutputSymbol *> shared_vars;
+  // A device function's own constant bank (sm_75-89 ".nv.constant2.<f>"):
+  // not an output section; its bytes are copied into the banks of the
+  // kernels that reach the function, at offset `base` (layout).
+  bool detached = false;
+  std::string_view bank_function;
+  u64 base = 0;
   // .nv.shared.<k> of a kernel that uses dynamic shared memory.
   bool uses_dynamic_shared = false;
   u64 static_shared_size = 0;
@@ -157,6 +163,7 @@ struct OutputModel {
   // Per function: where dynamic shared memory starts for the kernels that
   // reach it (layout).
   std::unordered_map<const OutputSymbol *, u64> dynamic_shared_offset;
+  std::vector<OutputSection *> function_banks; // detached, merge order
 
   // Names in the order nvlink adds them to its string tables.
   std::vector<std::string_view> shstrtab_names;

@@ -57,6 +57,8 @@ private:
     if (is_dead_section(i))
       return nullptr;
     const ElfSection &in = in_section(i);
+    if (is_function_bank(in.name))
+      return detach_function_bank(i);
     OutputSection *out = find_section(ctx_, in.name);
     if (!out)
       out = create_section(ctx_, in.name, in.type, in.flags & ~u64(SHF_INFO_LINK),
@@ -65,6 +67,38 @@ private:
     if (out->kind == SectionKind::Text)
       out->info_high = in.info & 0xff000000u;
     return out;
+  }
+
+  // ".nv.constant<N>.<f>" (N != 0) of a function that is not a kernel.
+  bool is_function_bank(std::string_view name) const {
+    if (!name.starts_with(".nv.constant") || name.starts_with(".nv.constant0."))
+      return false;
+    size_t dot = name.find('.', 12);
+    if (dot == std::string_view::npos)
+      return false;
+    std::string_view fn = name.substr(dot + 1);
+    for (const ElfSymbol &s : obj_.symbols)
+      if (s.type() == STT_FUNC && s.name == fn)
+        return !(s.other & STO_CUDA_ENTRY);
+    return false;
+  }
+
+  OutputSection *detach_function_bank(u32 i) {
+    const ElfSection &in = in_section(i);
+    auto *bank = ctx_.arena.make<OutputSection>();
+    bank->name = ctx_.arena.save(in.name);
+    bank->kind = SectionKind::Constant;
+    bank->type = in.type;
+    bank->flags = in.flags;
+    bank->align = std::max<u64>(in.addralign, 1);
+    bank->detached = true;
+    bank->bank_function = bank->name.substr(bank->name.find('.', 12) + 1);
+    bank->data.assign(in.data.begin(), in.data.end());
+    bank->size = bank->data.size();
+    ctx_.out.function_banks.push_back(bank);
+    sec_map_[i] = bank;
+    sec_off_[i] = 0;
+    return bank;
   }
 
   void append_data(OutputSection *out, u32 i) {
@@ -257,8 +291,11 @@ private:
     OutputSection *sec = nullptr;
     if (s.shndx != SHN_UNDEF && s.shndx < sec_map_.size())
       sec = map_section(s.shndx);
-    bool internal = s.name.empty() || !sec || sec->kind == SectionKind::Shared ||
-                    sec->name.starts_with(".nv.constant0.");
+    // (Per-function constant banks: ".nv.constant<N>.<f>".)
+    bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
+                             sec->name.find('.', 12) != std::string_view::npos;
+    bool internal =
+        s.name.empty() || !sec || sec->kind == SectionKind::Shared || per_function_bank;
     OutputSymbol *out = nullptr;
     if (internal) {
       out = ctx_.arena.make<OutputSymbol>();

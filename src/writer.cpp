@@ -391,10 +391,11 @@ void write_output(Context &ctx) {
       break;
     case SectionKind::Constant:
     case SectionKind::Shared: {
-      std::string_view prefix = sec->kind == SectionKind::Shared ? ".nv.shared." : ".nv.constant0.";
-      if (sec->name.starts_with(prefix)) {
-        OutputSection *text =
-            find_section(ctx, ".text." + std::string(sec->name.substr(prefix.size())));
+      // Per-kernel sections (".nv.shared.<k>", ".nv.constant<N>.<k>") point
+      // at the kernel's code.
+      size_t dot = sec->kind == SectionKind::Shared ? 10 : sec->name.find('.', 12);
+      if (dot != std::string_view::npos) {
+        OutputSection *text = find_section(ctx, ".text." + std::string(sec->name.substr(dot + 1)));
         e.info = text ? text->index : 0;
       }
       break;
