@@ -106,8 +106,10 @@ inline constexpr const char *kLongnamesHeaderNotFound = "longnames header not fo
 inline constexpr const char *kMemoryAllocationFailure = "Memory allocation failure";
 // fatal (+ "elfLink internal error" when it is a thin member).
 inline constexpr const char *kCouldNotOpenInputFile = "Could not open input file '{}'";
-// warning: a file found through -L/-l that is at most 8 bytes long or gives no
-// members; the search goes on in the next directory.
+// warning: a file found through -L/-l that is at most 8 bytes long, or an
+// archive with no member for which is_host_elf() holds (empty, index only,
+// cubins only, first member not ELF); the search goes on in the next
+// directory. A non-archive found through -l is kUnexpectedArchiveFormat.
 inline constexpr const char *kSkippingIncompatible = "Skipping incompatible '{}' when searching for -l{}";
 } // namespace nvlink_msg
 

@@ -20,22 +20,37 @@ bool starts_with_elf(std::span<const u8> bytes) {
          bytes[3] == 'F';
 }
 
-// The size field as nvlink reads it: decimal, leading blanks and '+' allowed,
-// anything after the digits ignored.
+// The size field as nvlink reads it (atoi): decimal, leading blanks and '+'
+// allowed, anything after the digits ignored, no digits = 0. A negative or
+// absurd value is an error.
 std::optional<u64> parse_size(std::string_view field) {
   size_t i = 0;
   while (i < field.size() && (field[i] == ' ' || field[i] == '\t'))
     i++;
-  if (i < field.size() && field[i] == '+')
+  if (i < field.size() && (field[i] == '+' || field[i] == '-')) {
+    if (field[i] == '-')
+      return std::nullopt;
     i++;
+  }
   u64 value = 0;
-  size_t digits = 0;
-  for (; i < field.size() && field[i] >= '0' && field[i] <= '9'; i++, digits++) {
+  for (; i < field.size() && field[i] >= '0' && field[i] <= '9'; i++) {
     if (value > (~u64(0) - 9) / 10)
       return std::nullopt;
     value = value * 10 + u64(field[i] - '0');
   }
-  if (digits == 0)
+  return value;
+}
+
+// Digits only (long-name offsets).
+std::optional<u64> parse_index(std::string_view field) {
+  u64 value = 0;
+  size_t i = 0;
+  for (; i < field.size() && field[i] >= '0' && field[i] <= '9'; i++) {
+    if (value > (~u64(0) - 9) / 10)
+      return std::nullopt;
+    value = value * 10 + u64(field[i] - '0');
+  }
+  if (i == 0)
     return std::nullopt;
   return value;
 }
@@ -103,7 +118,11 @@ std::vector<ArchiveMember> read_archive(Arena &arena, std::span<const u8> bytes,
                                     archive_path, off, why));
   };
 
+  // nvlink checks the structure of the whole archive, then takes members up
+  // to the first non-ELF one: after `stopped`, headers are still walked (and
+  // structural errors still reported) but nothing is read or returned.
   std::vector<ArchiveMember> members;
+  bool stopped = false;
   std::optional<std::string_view> long_names;
   u64 off = kArchiveMagic.size();
   while (off < bytes.size()) {
@@ -149,13 +168,17 @@ std::vector<ArchiveMember> read_archive(Arena &arena, std::span<const u8> bytes,
       continue;
     }
 
+    if (stopped) {
+      off = next;
+      continue;
+    }
     ArchiveMember m;
     m.header_offset = off;
     m.declared_size = *size;
     m.truncated = truncated;
     if (name_field[0] == '/') {
       // "/123": offset into the long-name table.
-      std::optional<u64> index = parse_size(name_field.substr(1));
+      std::optional<u64> index = parse_index(name_field.substr(1));
       if (!long_names)
         throw ArchiveError(ArchiveError::Kind::LongnamesMissing,
                            fmt::format("'{}': long member name before the \"//\" table",
@@ -168,7 +191,7 @@ std::vector<ArchiveMember> read_archive(Arena &arena, std::span<const u8> bytes,
       m.gnu_name = ln.gnu;
       m.name = ln.nvlink;
     } else if (options.bsd_names && name_field.starts_with("#1/")) {
-      std::optional<u64> len = parse_size(name_field.substr(3));
+      std::optional<u64> len = parse_index(name_field.substr(3));
       if (!len || *len > data.size())
         throw bad_format(off, "bad BSD name length");
       std::string_view bsd = as_text(data.first(*len));
@@ -208,8 +231,9 @@ std::vector<ArchiveMember> read_archive(Arena &arena, std::span<const u8> bytes,
     }
     m.data = data;
     if (options.stop_at_non_elf && !m.is_elf())
-      break;
-    members.push_back(std::move(m));
+      stopped = true;
+    else
+      members.push_back(std::move(m));
     off = next;
   }
   return members;

@@ -211,6 +211,10 @@ std::span<const u8> decompress_zstd(Arena &arena, std::span<const u8> src,
   };
   if (src.empty() || uncompressed_size == 0)
     throw fail("empty");
+  // zstd cannot expand beyond ~32K:1 (RLE blocks); refuse sizes no real
+  // fatbin has before allocating.
+  if (uncompressed_size > (u64(1) << 32) || uncompressed_size / 65536 > src.size())
+    throw fail("impossible uncompressed size");
   u64 announced = 0;
   bool known = true;
   for (size_t pos = 0; pos < src.size();) {
@@ -226,7 +230,7 @@ std::span<const u8> decompress_zstd(Arena &arena, std::span<const u8> src,
       announced += content;
     pos += frame;
   }
-  if (known ? announced != uncompressed_size : uncompressed_size > (u64(1) << 32))
+  if (known && announced != uncompressed_size)
     throw fail("size does not match the entry header");
   std::span<u8> dst = arena.alloc(uncompressed_size);
   size_t n = ZSTD_decompress(dst.data(), dst.size(), src.data(), src.size());

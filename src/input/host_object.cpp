@@ -137,13 +137,14 @@ HostObject read_host_object(std::span<const u8> bytes) {
     return s;
   };
 
+  // nvlink checks e_shentsize even when there are no sections.
+  if (shentsize != shentsize_expected)
+    throw fail("unexpected section header size");
   if (shoff == 0) {
     if (shnum == 0)
       return obj;
     throw fail("section header table at offset 0");
   }
-  if (shentsize != shentsize_expected)
-    throw fail("unexpected section header size");
   if (!in_range(bytes, shoff, shentsize_expected))
     throw fail("section header table extends past the end of the file");
   Shdr first = read_shdr(0);
