@@ -6,9 +6,12 @@
 #include "layout.h"
 #include "link_context.h"
 #include "merge.h"
+#include "mercury.h"
 #include "nv_info.h"
 #include "relocate.h"
 #include "writer.h"
+
+#include <cstdlib>
 
 namespace dlink {
 
@@ -18,7 +21,7 @@ void check_command_line(Context &ctx) {
   if (!ctx.opts.arch)
     ctx.diag.fatal("Unknown arch name '(null)'");
   ctx.arch = *ctx.opts.arch;
-  if (ctx.arch.is_mercury())
+  if (ctx.arch.is_mercury() && !std::getenv("DLINK_EXPERIMENTAL_MERCURY"))
     ctx.diag.fatal(fmt::format("-arch={}: sm_100 and newer targets are not supported by dlink yet",
                                ctx.arch.name()));
   if (ctx.opts.relocatable)
@@ -47,6 +50,8 @@ int link(const Options &opts, Diagnostics &diag) {
   layout_memory(ctx);        // shared/constant/global offsets fixed
   apply_relocations(ctx);    // link-time relocations applied, the rest kept
   build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed
+  finish_sections(ctx);      // callgraph/prototype; global symbols fixed
+  build_mercury(ctx);        // sm_100+: the capsule-Mercury twin sections
   write_output(ctx);         // section/symbol order, tables, headers, bytes
   if (!checkpoint(ctx))
     return diag.exit_code();

@@ -152,7 +152,9 @@ void layout_memory(Context &ctx) {
     if (sec->kind == SectionKind::Shared)
       place_shared_variables(sec);
   layout_dynamic_shared(ctx);
-  for (OutputSection *sec : ctx.out.sections) {
+  std::vector<OutputSection *> all = ctx.out.sections;
+  all.insert(all.end(), ctx.out.deferred_sections.begin(), ctx.out.deferred_sections.end());
+  for (OutputSection *sec : all) {
     switch (sec->kind) {
     case SectionKind::Shared:
       if (sec->size == 0 && !sec->uses_dynamic_shared)
@@ -174,8 +176,17 @@ void layout_memory(Context &ctx) {
     }
   }
   // Variables lose their memory-space bits; they are plain objects in an
-  // executable.
+  // executable. (sm_100+: the reserved-shared-memory symbols stay CUDA
+  // variables and get the reserved window's offset and size.)
   for (OutputSymbol *sym : ctx.out.globals) {
+    if (ctx.arch.is_mercury() && sym->name.starts_with(".nv.reservedSmem.")) {
+      sym->type = STT_CUDA_VARIABLE;
+      if (sym->name == ".nv.reservedSmem.offset0")
+        sym->value = 0x40;
+      else if (sym->name == ".nv.reservedSmem.cap")
+        sym->value = 0x400;
+      continue;
+    }
     if (sym->type == STT_CUDA_VARIABLE) {
       sym->type = STT_OBJECT;
       sym->other &= static_cast<u8>(~0xe0);

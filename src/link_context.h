@@ -26,6 +26,7 @@
 namespace dlink {
 
 struct OutputSection;
+struct OutputSymbol;
 
 // One relocatable cubin taking part in the link.
 struct InputObject {
@@ -34,6 +35,13 @@ struct InputObject {
   ElfFile elf;
   std::vector<ElfSymbol> symbols;
   u32 index = 0; // position in link order
+
+  // Where merging put this input's symbols and sections (kept for the
+  // capsule-Mercury stage, which merges the twin sections afterwards).
+  std::vector<OutputSymbol *> sym_map;
+  std::vector<OutputSection *> sec_map;
+  std::vector<u64> sec_off;
+  std::vector<bool> discarded;
 };
 
 struct OutputSymbol {
@@ -53,6 +61,16 @@ struct OutputSymbol {
   // symbol; its address is the end of the static shared memory of the
   // kernel using it.
   bool extern_shared = false;
+  // The symbol as the capsule-Mercury symbol table shows it (sm_100+).
+  struct Merc {
+    bool present = false;
+    u8 info = 0;
+    u8 other = 0;
+    OutputSection *section = nullptr;
+    u64 value = 0;
+    u64 size = 0;
+    u32 index = 0;
+  } merc;
   bool removed = false;
   const InputObject *defined_in = nullptr;
   const InputObject *first_referenced_in = nullptr;
@@ -104,6 +122,7 @@ enum class SectionKind {
   RelAction,
   Note,
   Debug,          // .debug_*, .nv_debug_*
+  Mercury,        // .nv.capmerc.* / .nv.merc.* (sm_100+)
   StringTable,
   SymbolTable,
 };
@@ -126,6 +145,7 @@ struct OutputSection {
   bool rela = false;
   std::vector<OutputReloc> relocs; // relocation sections, in output order
   std::vector<InfoRecord> records; // .nv.info sections, in output order
+  std::vector<InfoRecord> tail_records; // appended after the merge (sm_100+)
 
   // Shared variables placed in this .nv.shared.<k> section, in merge order.
   // In relocatable cubins their st_value is the alignment, not an offset.
@@ -142,6 +162,14 @@ struct OutputSection {
 
   // High byte of a .text section's sh_info (sm_75-89: register count).
   u32 info_high = 0;
+
+  // Created after the merge (placed after all other sections).
+  bool late = false;
+  // Capsule-Mercury world (sm_100+): the SASS section this one mirrors.
+  bool merc = false;
+  OutputSection *twin = nullptr;
+  bool shares_twin_bytes = false; // file bytes are the twin's (same offset)
+  std::string_view renamed_from;   // the name before an in-place rename
 
   bool removed = false;
   u32 index = 0; // final section index
@@ -166,10 +194,23 @@ struct OutputModel {
   std::vector<OutputSection *> function_banks; // detached, merge order
 
   // Names in the order nvlink adds them to its string tables.
-  std::vector<std::string_view> shstrtab_names;
+  struct ShstrtabEntry {
+    std::string_view name;
+    u32 pad = 0; // NUL bytes left by an in-place rename
+  };
+  std::vector<ShstrtabEntry> shstrtab_names;
   // Section names and local symbol names, in creation order (global
   // symbol names follow at the end of .strtab).
   std::vector<std::string_view> strtab_names;
+  // After nvlink fixes its global symbols (once .nv.callgraph/.nv.prototype
+  // exist), new local symbols and names go after the globals.
+  bool closed = false;
+  std::vector<OutputSymbol *> late_locals;
+  std::vector<std::string_view> strtab_late_names;
+  // sm_100+: kernel parameter banks, created after the globals are fixed.
+  std::vector<OutputSection *> deferred_sections;
+  std::unordered_map<std::string_view, OutputSection *> deferred_by_name;
+  OutputSection *merc_symtab = nullptr;
   std::vector<std::string_view> prototype_strings;
 
   // .nv.callgraph blocks.

@@ -43,6 +43,10 @@ public:
     merge_other_symbols();
     merge_section_symbols();
     merge_section_contents();
+    obj_.sym_map = sym_map_;
+    obj_.sec_map = sec_map_;
+    obj_.sec_off = sec_off_;
+    obj_.discarded = discarded_;
   }
 
 private:
@@ -57,16 +61,39 @@ private:
     if (is_dead_section(i))
       return nullptr;
     const ElfSection &in = in_section(i);
+    if (is_mercury_section(in))
+      return nullptr; // merged by the capsule-Mercury stage
     if (is_function_bank(in.name))
       return detach_function_bank(i);
-    OutputSection *out = find_section(ctx_, in.name);
-    if (!out)
-      out = create_section(ctx_, in.name, in.type, in.flags & ~u64(SHF_INFO_LINK),
-                           in.addralign, in.entsize);
+    std::string_view name = output_name(in.name);
+    OutputSection *out = find_section(ctx_, name);
+    if (!out && ctx_.arch.is_mercury() && name.starts_with(".nv.constant0.")) {
+      // sm_100+: kernel parameter banks are created after the merge.
+      out = new_section(ctx_, name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
+                        in.entsize);
+      ctx_.out.deferred_sections.push_back(out);
+      ctx_.out.deferred_by_name.emplace(out->name, out);
+    } else if (!out) {
+      out = create_section(ctx_, name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
+                           in.entsize);
+    }
     append_data(out, i);
     if (out->kind == SectionKind::Text)
       out->info_high = in.info & 0xff000000u;
     return out;
+  }
+
+  // Capsule-Mercury sections (sm_100+) form a world of their own, merged
+  // after the SASS sections.
+  static bool is_mercury_section(const ElfSection &in) { return (in.flags & 0x10000000u) != 0; }
+
+  // The output section an input section goes to. On sm_100 and newer nvlink
+  // works with the bank names of the Mercury world (".nv.constant.user" for
+  // bank 3), renaming them when the link is done.
+  std::string_view output_name(std::string_view name) const {
+    if (ctx_.arch.is_mercury() && name == ".nv.constant3")
+      return ".nv.constant.user";
+    return name;
   }
 
   // ".nv.constant<N>.<f>" (N != 0) of a function that is not a kernel.
@@ -339,6 +366,8 @@ private:
   void merge_section_contents() {
     for (u32 i = 1; i < obj_.elf.sections.size(); i++) {
       const ElfSection &in = in_section(i);
+      if (is_mercury_section(in))
+        continue;
       switch (classify_section(in.name, in.type)) {
       case SectionKind::ModuleInfo:
         merge_module_info(in);
@@ -448,8 +477,16 @@ private:
       info = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
     if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
       info->func = sec_map_[in.info]->func;
-    for (const EiRecord &r : parse_eiattrs(in.data))
-      info->records.push_back(convert_record(r));
+    for (const EiRecord &r : parse_eiattrs(in.data)) {
+      // sm_100+: the parameter-bank records are re-added after the merge,
+      // in their input order.
+      bool bank_record = r.attr == EIATTR_CBANK_PARAM_SIZE || r.attr == EIATTR_PARAM_CBANK ||
+                         r.attr == EIATTR_SW_WAR;
+      if (ctx_.arch.is_mercury() && bank_record)
+        info->tail_records.push_back(convert_record(r));
+      else
+        info->records.push_back(convert_record(r));
+    }
   }
 
   void merge_relocs(const ElfSection &in) {
@@ -608,6 +645,9 @@ void merge_inputs(Context &ctx) {
   for (OutputSection *sec : ctx.out.sections) {
     std::reverse(sec->relocs.begin(), sec->relocs.end());
     std::reverse(sec->records.begin(), sec->records.end());
+    for (InfoRecord &r : sec->tail_records)
+      sec->records.push_back(std::move(r));
+    sec->tail_records.clear();
   }
 }
 

@@ -50,6 +50,7 @@ bool kind_has_section_symbol(SectionKind kind) {
   case SectionKind::FunctionInfo:
   case SectionKind::Compat:
   case SectionKind::DebugShared:
+  case SectionKind::Mercury:
     return false;
   default:
     return true;
@@ -58,12 +59,14 @@ bool kind_has_section_symbol(SectionKind kind) {
 
 OutputSection *find_section(Context &ctx, std::string_view name) {
   auto it = ctx.out.section_by_name.find(name);
-  return it == ctx.out.section_by_name.end() ? nullptr : it->second;
+  if (it != ctx.out.section_by_name.end())
+    return it->second;
+  auto d = ctx.out.deferred_by_name.find(name);
+  return d == ctx.out.deferred_by_name.end() ? nullptr : d->second;
 }
 
-OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64 flags,
-                              u64 align, u64 entsize) {
-  OutputModel &out = ctx.out;
+OutputSection *new_section(Context &ctx, std::string_view name, u32 type, u64 flags, u64 align,
+                           u64 entsize) {
   auto *sec = ctx.arena.make<OutputSection>();
   sec->name = ctx.arena.save(name);
   sec->kind = classify_section(name, type);
@@ -71,28 +74,68 @@ OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64
   sec->flags = flags;
   sec->align = align ? align : 1;
   sec->entsize = entsize;
-  sec->create_seq = out.next_seq++;
-  out.sections.push_back(sec);
-  out.section_by_name.emplace(sec->name, sec);
-  out.shstrtab_names.push_back(sec->name);
-
-  if (sec->kind == SectionKind::Constant && name.starts_with(".nv.constant0.")) {
-    std::string rel_name = ".rel" + std::string(name);
-    OutputSection *rel = create_section(ctx, rel_name, SHT_REL, SHF_INFO_LINK, 8, kRelSize);
-    rel->target = sec;
-  }
-  out.strtab_names.push_back(sec->name);
-
   auto *sym = ctx.arena.make<OutputSymbol>();
   sym->name = sec->name;
   sym->type = STT_SECTION;
   sym->bind = STB_LOCAL;
   sym->section = sec;
   sym->is_section_symbol = true;
-  sym->create_seq = sec->create_seq;
   sec->symbol = sym;
-  out.locals.push_back(sym);
   return sec;
+}
+
+void add_strtab_name(Context &ctx, std::string_view name) {
+  (ctx.out.closed ? ctx.out.strtab_late_names : ctx.out.strtab_names).push_back(name);
+}
+
+void add_local_symbol(Context &ctx, OutputSymbol *sym) {
+  (ctx.out.closed ? ctx.out.late_locals : ctx.out.locals).push_back(sym);
+}
+
+void register_section(Context &ctx, OutputSection *sec) {
+  OutputModel &out = ctx.out;
+  sec->create_seq = out.next_seq++;
+  sec->late = out.closed;
+  sec->symbol->create_seq = sec->create_seq;
+  out.sections.push_back(sec);
+  out.section_by_name.emplace(sec->name, sec);
+  out.deferred_by_name.erase(sec->name);
+  out.shstrtab_names.push_back({sec->name, 0});
+
+  // Creating a kernel's parameter bank creates its .rel companion first
+  // (sm_75-90; on sm_100 and newer the banks are created at the end, alone).
+  if (sec->kind == SectionKind::Constant && sec->name.starts_with(".nv.constant0.") &&
+      !ctx.arch.is_mercury()) {
+    std::string rel_name = ".rel" + std::string(sec->name);
+    OutputSection *rel = create_section(ctx, rel_name, SHT_REL, SHF_INFO_LINK, 8, kRelSize);
+    rel->target = sec;
+  }
+  add_strtab_name(ctx, sec->name);
+  add_local_symbol(ctx, sec->symbol);
+}
+
+OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64 flags,
+                              u64 align, u64 entsize) {
+  OutputSection *sec = new_section(ctx, name, type, flags, align, entsize);
+  register_section(ctx, sec);
+  return sec;
+}
+
+void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name) {
+  OutputModel &out = ctx.out;
+  out.section_by_name.erase(sec->name);
+  std::string_view old = sec->name;
+  sec->renamed_from = old;
+  sec->name = ctx.arena.save(new_name);
+  sec->symbol->name = sec->name;
+  out.section_by_name.emplace(sec->name, sec);
+  // .shstrtab is rewritten in place: the shorter name leaves NUL padding.
+  for (auto &entry : out.shstrtab_names)
+    if (entry.name == old) {
+      entry.pad = static_cast<u32>(old.size() > new_name.size() ? old.size() - new_name.size() : 0);
+      entry.name = sec->name;
+    }
+  add_strtab_name(ctx, sec->name);
 }
 
 void create_skeleton(Context &ctx) {
@@ -101,7 +144,7 @@ void create_skeleton(Context &ctx) {
   create_section(ctx, ".symtab", SHT_SYMTAB, 0, 8, kSymSize);
   // nvlink reserves the name of an extended section index table it never
   // writes.
-  ctx.out.shstrtab_names.push_back(".symtab_shndx");
+  ctx.out.shstrtab_names.push_back({".symtab_shndx", 0});
   ctx.out.strtab_names.push_back(".symtab_shndx");
   create_section(ctx, ".note.nv.tkinfo", SHT_NOTE, 0x2000000, 4);
   create_section(ctx, ".note.nv.cuinfo", SHT_NOTE, 0x1000000, 4);
@@ -123,8 +166,8 @@ OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_defin
   if (weak_definition) {
     sym->bind = STB_WEAK;
     sym->in_local_array = true;
-    ctx.out.locals.push_back(sym);
-    ctx.out.strtab_names.push_back(sym->name);
+    add_local_symbol(ctx, sym);
+    add_strtab_name(ctx, sym->name);
   } else {
     ctx.out.globals.push_back(sym);
   }
@@ -137,8 +180,8 @@ OutputSymbol *create_local(Context &ctx, std::string_view name) {
   sym->name = ctx.arena.save(name);
   sym->bind = STB_LOCAL;
   sym->create_seq = ctx.out.next_seq++;
-  ctx.out.locals.push_back(sym);
-  ctx.out.strtab_names.push_back(sym->name);
+  add_local_symbol(ctx, sym);
+  add_strtab_name(ctx, sym->name);
   return sym;
 }
 

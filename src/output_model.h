@@ -20,6 +20,17 @@ OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64
 
 OutputSection *find_section(Context &ctx, std::string_view name);
 
+// Two-step creation, for sections whose contents are known while merging but
+// which nvlink creates (names, section symbol) later: new_section() makes
+// the object and its symbol, register_section() records the creation.
+OutputSection *new_section(Context &ctx, std::string_view name, u32 type, u64 flags, u64 align,
+                           u64 entsize = 0);
+void register_section(Context &ctx, OutputSection *sec);
+
+// Renames a section as nvlink does: in place in .shstrtab (padding the
+// rest of the old name with NULs), appended to .strtab.
+void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name);
+
 // Creates the sections every output starts with (.shstrtab, .strtab,
 // .symtab, the notes, .nv.info and, for sm_90 and newer, .nv.compat).
 void create_skeleton(Context &ctx);

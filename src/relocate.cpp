@@ -61,9 +61,13 @@ u32 constant_bank(const OutputSection *sec) {
 } // namespace
 
 void apply_relocations(Context &ctx) {
-  for (OutputSection *sec : ctx.out.sections) {
-    if (sec->kind != SectionKind::Reloc || sec->removed || !sec->target)
-      continue;
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::Reloc && !sec->removed && sec->target)
+      apply_relocation_section(ctx, sec);
+}
+
+void apply_relocation_section(Context &ctx, OutputSection *sec) {
+  {
     OutputSection *target = sec->target;
     std::vector<OutputReloc> kept;
     for (OutputReloc r : sec->relocs) {
@@ -79,7 +83,13 @@ void apply_relocations(Context &ctx) {
       if (action == Action::Drop)
         continue;
       u32 bytes = reloc_field_bytes(*desc);
-      if (r.offset > target->data.size() || bytes > target->data.size() - r.offset)
+      bool in_range = r.offset <= target->data.size() && bytes <= target->data.size() - r.offset;
+      // Capsule-Mercury code relocations address the capsule's decoded
+      // instruction stream, not its bytes: nvlink resolves them without
+      // touching the section.
+      if (!in_range && target->type == SHT_CUDA_CAPMERC_TEXT)
+        continue;
+      if (!in_range)
         ctx.diag.fatal(fmt::format("relocation offset 0x{:x} out of range in section '{}'",
                                    r.offset, target->name));
       std::span<u8> word(target->data.data() + r.offset, bytes);

@@ -10,4 +10,8 @@ namespace dlink {
 // non-allocated sections) and keeps the others for the driver.
 void apply_relocations(Context &ctx);
 
+// The same for one relocation section (the capsule-Mercury stage applies its
+// twin relocations through this).
+void apply_relocation_section(Context &ctx, OutputSection *rel);
+
 } // namespace dlink

@@ -26,13 +26,15 @@ namespace dlink {
 namespace {
 
 constexpr u32 kCudaToolkitVersion = 130; // 13.0
+// nvlink leaves this many unaccounted zero bytes after .shstrtab on sm_100+.
+constexpr u64 kMercuryShstrtabSlack = 36;
 constexpr std::array<u8, 16> kRelAction = {0x73, 0, 0, 0, 0, 0, 0, 0,
                                            0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
 
 class StringTable {
 public:
   StringTable() { bytes_.push_back(0); }
-  u32 add(std::string_view s) {
+  u32 add(std::string_view s, u32 pad = 0) {
     if (s.empty())
       return 0;
     auto it = offsets_.find(s);
@@ -41,6 +43,7 @@ public:
     u32 off = static_cast<u32>(bytes_.size());
     bytes_.insert(bytes_.end(), s.begin(), s.end());
     bytes_.push_back(0);
+    bytes_.insert(bytes_.end(), pad, 0);
     offsets_.emplace(s, off);
     return off;
   }
@@ -127,7 +130,8 @@ std::vector<u8> tkinfo_desc(const Context &ctx) {
   return desc;
 }
 
-void encode_records(OutputSection *sec) {
+void encode_records(OutputSection *sec, bool merc = false) {
+  auto index_of = [merc](const OutputSymbol *s) { return merc ? s->merc.index : s->index; };
   std::vector<u8> &d = sec->data;
   d.clear();
   for (const InfoRecord &r : sec->records) {
@@ -142,25 +146,126 @@ void encode_records(OutputSection *sec) {
     size_t start = d.size();
     d.insert(d.end(), r.payload.begin(), r.payload.end());
     if (r.sym)
-      write_le<u32>(d.data() + start, r.sym->index);
+      write_le<u32>(d.data() + start, index_of(r.sym));
     if (r.attr == EIATTR_EXTERNS)
       for (size_t k = 0; k < r.syms.size(); k++)
-        write_le<u32>(d.data() + start + 4 * k, r.syms[k]->index);
+        write_le<u32>(d.data() + start + 4 * k, index_of(r.syms[k]));
   }
   sec->size = d.size();
 }
 
+
+// Program headers. All addresses are 0; the segments only group sections.
+//   sm_75-90:  PHDR (R X) | LOAD R X: constant banks and code |
+//              LOAD R W: initialised data, then NOBITS data (if any) |
+//              LOAD R X: the program header table again
+//   sm_100+:   PHDR (R) | LOAD R: the table | LOAD R: constant banks |
+//              LOAD R X: code | LOAD R W: data | LOAD R: the parameter banks
+//              created after the merge
+// The data segment's memory size is its sections laid out one after the
+// other at their alignment; its file size ends where the first NOBITS
+// section would start.
+struct SegmentBuilder {
+  ElfFile &elf;
+  ElfProgramHeader seg{};
+  bool used = false;
+  u64 end = 0;
+
+  void add(const ElfSection &e) {
+    if (!used) {
+      seg.offset = e.offset;
+      used = true;
+    }
+    end = std::max(end, e.offset + e.size);
+    seg.filesz = seg.memsz = end - seg.offset;
+  }
+};
+
+void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &order) {
+  bool mercury = (elf.flags & 0xff) == 0x02;
+  elf.segments.clear();
+  assign_offsets(elf, OffsetStyle::Linker); // section offsets do not depend on the segments
+  auto load = [](u32 flags) {
+    ElfProgramHeader p;
+    p.type = PT_LOAD;
+    p.flags = flags;
+    p.align = 8;
+    return p;
+  };
+  SegmentBuilder banks{elf}, code{elf}, late_banks{elf};
+  banks.seg = load(PF_R);
+  code.seg = load(PF_R | PF_X);
+  late_banks.seg = load(PF_R);
+  ElfProgramHeader data = load(PF_R | PF_W);
+  bool have_data = false, nobits_seen = false;
+  for (const OutputSection *sec : order) {
+    if (sec->merc)
+      continue;
+    const ElfSection &e = elf.sections[sec->index];
+    if (sec->kind == SectionKind::Constant) {
+      if (!mercury)
+        code.add(e);
+      else
+        (sec->late ? late_banks : banks).add(e);
+    } else if (sec->kind == SectionKind::Text) {
+      code.add(e);
+    } else if (sec->kind == SectionKind::GlobalInit || sec->kind == SectionKind::Shared ||
+               sec->kind == SectionKind::Global) {
+      if (!have_data)
+        data.offset = e.offset;
+      have_data = true;
+      data.memsz = align_to(data.memsz, sec->align);
+      if (sec->kind != SectionKind::GlobalInit && !nobits_seen) {
+        nobits_seen = true;
+        data.filesz = data.memsz;
+      }
+      data.memsz += e.size;
+      if (sec->kind == SectionKind::GlobalInit)
+        data.filesz = data.memsz;
+    }
+  }
+
+  std::vector<ElfProgramHeader> segs;
+  ElfProgramHeader table;
+  table.type = PT_PHDR;
+  table.flags = mercury ? PF_R : PF_R | PF_X;
+  table.align = 8;
+  segs.push_back(table);
+  if (mercury) {
+    segs.push_back(load(PF_R)); // the table
+    if (banks.used)
+      segs.push_back(banks.seg);
+    if (code.used)
+      segs.push_back(code.seg);
+    if (have_data)
+      segs.push_back(data);
+    if (late_banks.used)
+      segs.push_back(late_banks.seg);
+  } else {
+    segs.push_back(code.seg);
+    if (have_data)
+      segs.push_back(data);
+    segs.push_back(load(PF_R | PF_X)); // the table again
+  }
+  std::vector<size_t> table_segments{0};
+  table_segments.push_back(mercury ? 1 : segs.size() - 1);
+  elf.segments = segs;
+  assign_offsets(elf, OffsetStyle::Linker);
+  u64 size = elf.segments.size() * kPhdrSize;
+  for (size_t i : table_segments) {
+    elf.segments[i].offset = elf.phoff;
+    elf.segments[i].filesz = elf.segments[i].memsz = size;
+  }
+}
+
 } // namespace
 
-void write_output(Context &ctx) {
+void finish_sections(Context &ctx) {
   OutputModel &out = ctx.out;
-
-  // Sections nvlink creates after merging.
-  OutputSection *callgraph = create_section(ctx, ".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4, 8);
-  OutputSection *prototype = create_section(ctx, ".nv.prototype", SHT_CUDA_PROTOTYPE, 0, 4, 8);
-  OutputSection *rel_action = nullptr;
+  OutputSection *prototype = create_section(ctx, ".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4, 8);
+  prototype = create_section(ctx, ".nv.prototype", SHT_CUDA_PROTOTYPE, 0, 4, 8);
   if (ctx.arch.sm < 100)
-    rel_action = create_section(ctx, ".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8, 8);
+    create_section(ctx, ".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8, 8);
   // Prototypes are kept only for functions something calls directly (the
   // strings stay in .strtab regardless).
   std::erase_if(out.prototypes, [&](const auto &p) {
@@ -169,6 +274,21 @@ void write_output(Context &ctx) {
   });
   if (out.prototypes.empty())
     prototype->removed = true;
+
+  // From here on nvlink's global symbols are fixed; what is created now goes
+  // after them (sm_100 and newer).
+  out.closed = true;
+  if (OutputSection *user = find_section(ctx, ".nv.constant.user"))
+    rename_section(ctx, user, ".nv.constant3");
+  for (OutputSection *sec : out.deferred_sections)
+    register_section(ctx, sec);
+}
+
+void write_output(Context &ctx) {
+  OutputModel &out = ctx.out;
+  OutputSection *callgraph = find_section(ctx, ".nv.callgraph");
+  OutputSection *prototype = find_section(ctx, ".nv.prototype");
+  OutputSection *rel_action = find_section(ctx, ".nv.rel.action");
 
   // Drop what ends up empty.
   for (OutputSection *sec : out.sections) {
@@ -183,50 +303,94 @@ void write_output(Context &ctx) {
   for (OutputSection *sec : out.sections)
     if (!sec->removed)
       order.push_back(sec);
+  // Sections created after the merge (sm_100+: parameter banks and the
+  // capsule-Mercury group) follow in creation order.
   std::stable_sort(order.begin(), order.end(), [](const OutputSection *a, const OutputSection *b) {
+    if (a->late != b->late)
+      return b->late;
+    if (a->late)
+      return false;
     return group_of(a) < group_of(b);
   });
   for (size_t i = 0; i < order.size(); i++)
     order[i]->index = static_cast<u32>(i + 1);
 
-  // Symbols.
-  std::vector<OutputSymbol *> symbols;
-  for (OutputSymbol *sym : out.locals) {
+  // Symbols: nvlink's local array, its global array, then locals created
+  // after the globals were fixed.
+  auto emitted_local = [](const OutputSymbol *sym) {
     if (sym->removed || (sym->section && sym->section->removed))
-      continue;
+      return false;
     // Section symbols exist only for sections of the kinds that have them,
     // and not for empty memory sections.
     if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind))
-      continue;
+      return false;
     SectionKind k = sym->is_section_symbol ? sym->section->kind : SectionKind::Other;
-    if (sym->is_section_symbol && sym->section->size == 0 &&
-        (k == SectionKind::Shared || k == SectionKind::Global || k == SectionKind::DebugShared))
-      continue;
-    symbols.push_back(sym);
-  }
+    return !(sym->is_section_symbol && sym->section->size == 0 &&
+             (k == SectionKind::Shared || k == SectionKind::Global ||
+              k == SectionKind::DebugShared));
+  };
+  std::vector<OutputSymbol *> symbols;
+  for (OutputSymbol *sym : out.locals)
+    if (emitted_local(sym))
+      symbols.push_back(sym);
   size_t num_locals = symbols.size() + 1;
   for (OutputSymbol *sym : out.globals)
     if (!sym->removed)
       symbols.push_back(sym);
+  bool have_late = false;
+  for (OutputSymbol *sym : out.late_locals)
+    if (emitted_local(sym)) {
+      symbols.push_back(sym);
+      have_late = true;
+    }
+  // sh_info: 1 + index of the last local symbol.
+  if (have_late)
+    num_locals = symbols.size() + 1;
+
+  // The capsule-Mercury symbol table mirrors the symbols that existed when
+  // the globals were fixed, with Mercury sections, types and sizes.
+  std::vector<OutputSymbol *> merc_symbols;
+  size_t merc_locals = 1;
+  if (out.merc_symtab) {
+    for (OutputSymbol *sym : symbols) {
+      bool late = std::find(out.late_locals.begin(), out.late_locals.end(), sym) !=
+                  out.late_locals.end();
+      if (late || (!sym->is_section_symbol && !sym->merc.present))
+        continue;
+      merc_symbols.push_back(sym);
+      sym->merc.index = static_cast<u32>(merc_symbols.size());
+      if (sym->bind == STB_LOCAL)
+        merc_locals = merc_symbols.size() + 1;
+    }
+  }
   for (size_t i = 0; i < symbols.size(); i++)
     symbols[i]->index = static_cast<u32>(i + 1);
 
   // String tables.
   StringTable shstrtab, strtab;
-  for (std::string_view s : out.shstrtab_names)
-    shstrtab.add(s);
+  for (const auto &entry : out.shstrtab_names)
+    shstrtab.add(entry.name, entry.pad);
   for (std::string_view s : out.prototype_strings)
     strtab.add(s);
   for (std::string_view s : out.strtab_names)
     strtab.add(s);
   for (OutputSymbol *sym : out.globals)
     strtab.add(sym->name);
-  (void)0;
+  for (std::string_view s : out.strtab_late_names)
+    strtab.add(s);
 
   // Metadata contents.
   for (OutputSection *sec : order)
-    if (sec->kind == SectionKind::ModuleInfo || sec->kind == SectionKind::FunctionInfo)
-      encode_records(sec);
+    if (sec->kind == SectionKind::ModuleInfo || sec->kind == SectionKind::FunctionInfo ||
+        (sec->merc && sec->type == SHT_CUDA_MERC_INFO))
+      encode_records(sec, sec->merc);
+  for (OutputSection *sec : order) {
+    if (sec->shares_twin_bytes && sec->twin)
+      sec->data = sec->twin->data;
+    // A capsule starts with the Mercury symbol index of its function + 4.
+    if (sec->type == SHT_CUDA_CAPMERC_TEXT && sec->func && sec->data.size() >= 4)
+      write_le<u32>(sec->data.data(), sec->func->merc.index + 4);
+  }
   {
     std::vector<u8> &d = callgraph->data;
     auto put = [&](u32 a, i32 b) {
@@ -306,7 +470,8 @@ void write_output(Context &ctx) {
     if (sec->kind == SectionKind::Reloc) {
       std::vector<ElfReloc> relocs;
       for (const OutputReloc &r : sec->relocs)
-        relocs.push_back({r.offset, r.sym ? r.sym->index : 0, r.type, r.addend});
+        relocs.push_back(
+            {r.offset, r.sym ? (sec->merc ? r.sym->merc.index : r.sym->index) : 0, r.type, r.addend});
       auto bytes = encode_relocs(ctx.arena, relocs, sec->rela);
       sec->data.assign(bytes.begin(), bytes.end());
       sec->size = sec->data.size();
@@ -349,6 +514,30 @@ void write_output(Context &ctx) {
     e.size = sym->size;
     syms.push_back(e);
   }
+  std::vector<ElfSymbol> merc_syms(1);
+  for (OutputSymbol *sym : merc_symbols) {
+    ElfSymbol e;
+    const OutputSection *sec = sym->section;
+    // The Mercury twin of a symbol's section, if it has one.
+    const OutputSection *merc_sec = nullptr;
+    if (sec && sec->kind == SectionKind::Text && sec->func)
+      merc_sec = sec->func->merc.section;
+    else if (sec && sec->symbol)
+      merc_sec = sec->symbol->merc.section;
+    const OutputSection *shown = merc_sec ? merc_sec : sec;
+    e.shndx = shown && !shown->removed ? static_cast<u16>(shown->index) : 0;
+    if (sym->is_section_symbol) {
+      e.name_offset = strtab.offset_of(sec->renamed_from.empty() ? sym->name : sec->renamed_from);
+      e.info = ElfSymbol::make_info(STB_LOCAL, STT_SECTION);
+    } else {
+      e.name_offset = strtab.offset_of(sym->name);
+      e.info = sym->merc.info;
+      e.other = sym->merc.other;
+      e.value = sym->merc.value;
+      e.size = sym->merc.size;
+    }
+    merc_syms.push_back(e);
+  }
 
   elf.sections.assign(1, ElfSection{});
   for (OutputSection *sec : order) {
@@ -359,6 +548,24 @@ void write_output(Context &ctx) {
     e.flags = sec->flags;
     e.addralign = sec->align;
     e.entsize = sec->entsize;
+    u32 merc_symtab_index = out.merc_symtab ? out.merc_symtab->index : 0;
+    if (sec == out.merc_symtab) {
+      auto bytes = encode_symbols(ctx.arena, merc_syms);
+      sec->data.assign(bytes.begin(), bytes.end());
+      e.link = find_section(ctx, ".strtab")->index;
+      e.info = static_cast<u32>(merc_locals);
+    } else if (sec->merc) {
+      if (sec->type == SHT_CUDA_CAPMERC_TEXT) {
+        e.link = merc_symtab_index;
+        e.info = sec->func ? sec->func->merc.index : 0;
+      } else if (sec->type == SHT_CUDA_MERC_INFO) {
+        e.link = merc_symtab_index;
+        e.info = sec->func && sec->func->merc.section ? sec->func->merc.section->index : 0;
+      } else if (sec->kind == SectionKind::Reloc) {
+        e.link = merc_symtab_index;
+        e.info = sec->target ? sec->target->index : 0;
+      }
+    } else
     switch (sec->kind) {
     case SectionKind::StringTable:
       sec->data = sec->name == ".shstrtab" ? shstrtab.bytes() : strtab.bytes();
@@ -420,71 +627,9 @@ void write_output(Context &ctx) {
     elf.sections.push_back(e);
   }
 
-  // Program headers: the table itself, code and constants, data, and the
-  // table again (nvlink's layout).
-  elf.segments.assign(4, ElfProgramHeader{});
-  assign_offsets(elf, OffsetStyle::Linker);
-  u64 phsize = elf.segments.size() * kPhdrSize;
-  ElfProgramHeader &phdr = elf.segments[0];
-  phdr.type = PT_PHDR;
-  phdr.flags = PF_R | PF_X;
-  phdr.offset = elf.phoff;
-  phdr.filesz = phdr.memsz = phsize;
-  phdr.align = 8;
-
-  u64 code_begin = 0, code_end = 0;
-  bool have_code = false;
-  u64 data_begin = 0, data_filesz = 0, data_memsz = 0;
-  bool have_data = false;
-  bool nobits_seen = false;
-  for (OutputSection *sec : order) {
-    ElfSection &e = elf.sections[sec->index];
-    if (sec->kind == SectionKind::Constant || sec->kind == SectionKind::Text) {
-      if (!have_code)
-        code_begin = e.offset;
-      have_code = true;
-      code_end = e.offset + e.size;
-    }
-    if (sec->kind == SectionKind::GlobalInit || sec->kind == SectionKind::Shared ||
-        sec->kind == SectionKind::Global) {
-      if (!have_data)
-        data_begin = e.offset;
-      have_data = true;
-      data_memsz = align_to(data_memsz, sec->align);
-      // The file part ends where the first NOBITS section would start.
-      if (sec->kind != SectionKind::GlobalInit && !nobits_seen) {
-        nobits_seen = true;
-        data_filesz = data_memsz;
-      }
-      data_memsz += e.size;
-      if (sec->kind == SectionKind::GlobalInit)
-        data_filesz = data_memsz;
-    }
-  }
-  ElfProgramHeader &code = elf.segments[1];
-  code.type = PT_LOAD;
-  code.flags = PF_R | PF_X;
-  code.offset = code_begin;
-  code.filesz = code.memsz = code_end - code_begin;
-  code.align = 8;
-  ElfProgramHeader &data = elf.segments[2];
-  data.type = PT_LOAD;
-  data.flags = PF_R | PF_W;
-  data.offset = data_begin;
-  data.filesz = data_filesz;
-  data.memsz = data_memsz;
-  data.align = 8;
-  if (!have_data)
-    elf.segments.erase(elf.segments.begin() + 2);
-  ElfProgramHeader &again = elf.segments.back();
-  again = phdr;
-  again.type = PT_LOAD;
-  if (!have_data) {
-    assign_offsets(elf, OffsetStyle::Linker);
-    elf.segments[0].offset = elf.segments.back().offset = elf.phoff;
-    elf.segments[0].filesz = elf.segments[0].memsz = elf.segments.back().filesz =
-        elf.segments.back().memsz = elf.segments.size() * kPhdrSize;
-  }
+  if (ctx.arch.is_mercury())
+    elf.sections[1].file_slack = kMercuryShstrtabSlack;
+  build_program_headers(elf, order);
   ctx.output_bytes = write_elf(elf);
 }
 

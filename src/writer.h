@@ -5,11 +5,15 @@
 
 namespace dlink {
 
-// Creates the sections nvlink adds at the end (.nv.callgraph,
-// .nv.prototype, .nv.rel.action), orders sections and symbols, builds the
-// string and symbol tables, notes and program headers, and serializes the
-// executable cubin into ctx.output_bytes.
+// Orders sections and symbols, builds the string and symbol tables, notes
+// and program headers, and serializes the executable cubin into
+// ctx.output_bytes.
 void write_output(Context &ctx);
+
+// Creates the sections nvlink adds after merging (.nv.callgraph,
+// .nv.prototype, .nv.rel.action), fixes the global symbols and, on sm_100
+// and newer, renames bank 3 and creates the kernel parameter banks.
+void finish_sections(Context &ctx);
 
 // Writes ctx.output_bytes to the -o file (temp file + rename, so a failed
 // link never leaves a partial output).

@@ -110,6 +110,9 @@ struct ElfSection {
   // File bytes. Empty for sections that occupy no file space; their size is
   // still `size`.
   std::span<const u8> data;
+  // Zero bytes the writing tool leaves after the section's bytes without
+  // counting them in sh_size (nvlink: 36 after .shstrtab on sm_100+).
+  u64 file_slack = 0;
 };
 
 struct ElfProgramHeader {

@@ -291,7 +291,7 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
     pos = align_to(pos, sec.addralign);
     sec.offset = pos;
     if (occupies_file_space(sec))
-      pos += sec.size;
+      pos += sec.size + sec.file_slack;
   }
   file.shoff = align_to(pos, 8);
   if (style == OffsetStyle::Linker)

@@ -1,0 +1,391 @@
+// Stage 5b: capsule-Mercury sections (mercury.h).
+//
+// Consumes the finished SASS output model and, per input, the Mercury twin
+// sections nvlink skipped while merging; produces the Mercury group of the
+// output. nvlink creates it after everything else, category by category:
+//   .nv.capmerc.text.<f> (in .text order), .nv.merc.debug_frame,
+//   .nv.merc.nv.info, .nv.merc.nv.info.<f>, .nv.merc.rela<sec>, the data
+//   twins (.nv.merc.nv.constant.user, .nv.merc.nv.global.init) and
+//   .nv.merc.symtab.
+// Mercury symbols are the output's symbols seen through the Mercury symbol
+// tables of the inputs: same names, the Mercury sections, the inputs' own
+// types, visibility and sizes. Capsule code is opaque; only its relocations
+// are processed, by the same rules as SASS relocations.
+#include "mercury.h"
+
+#include "dead_code.h"
+#include "output_model.h"
+#include "relocate.h"
+#include "dlink/reloc_types.h"
+
+#include <algorithm>
+
+namespace dlink {
+
+namespace {
+
+constexpr u64 kMercFlag = 0x10000000;
+
+struct InputMercury {
+  InputObject *obj = nullptr;
+  std::vector<ElfSymbol> symbols;            // the input's .nv.merc.symtab
+  std::vector<OutputSymbol *> sym_map;        // merc symbol index -> output symbol
+  std::unordered_map<u32, u64> section_bias; // merc section index -> offset in output twin
+  std::unordered_map<u32, u64> merged_section_symbol; // merc section symbol -> its offset
+};
+
+class MercuryBuilder {
+public:
+  explicit MercuryBuilder(Context &ctx) : ctx_(ctx) {}
+
+  void run() {
+    for (InputObject *obj : ctx_.inputs)
+      inputs_.push_back(read_input(*obj));
+    for (InputMercury &in : inputs_)
+      map_symbols(in);
+    for (InputMercury &in : inputs_)
+      map_undefined_symbols(in);
+    build_code();
+    build_debug_frame();
+    build_module_info();
+    build_function_info();
+    build_relocations();
+    build_data_twins();
+    ctx_.out.merc_symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, kMercFlag, 8, kSymSize);
+  }
+
+private:
+  InputMercury read_input(InputObject &obj) {
+    InputMercury in;
+    in.obj = &obj;
+    for (const ElfSection &sec : obj.elf.sections)
+      if (sec.type == SHT_CUDA_MERC_SYMTAB)
+        in.symbols = read_symbols(obj.elf, sec);
+    in.sym_map.assign(in.symbols.size(), nullptr);
+    return in;
+  }
+
+  OutputSection *create_merc(std::string_view name, u32 type, u64 flags, u64 align,
+                             u64 entsize = 0) {
+    OutputSection *sec = new_section(ctx_, name, type, flags, align, entsize);
+    sec->merc = true;
+    sec->kind = SectionKind::Mercury;
+    // Mercury sections get names in .shstrtab only.
+    sec->create_seq = ctx_.out.next_seq++;
+    sec->late = true;
+    ctx_.out.sections.push_back(sec);
+    ctx_.out.section_by_name.emplace(sec->name, sec);
+    ctx_.out.shstrtab_names.push_back({sec->name, 0});
+    return sec;
+  }
+
+  // The output (SASS) section a Mercury section of an input mirrors.
+  OutputSection *sass_twin_of(std::string_view merc_name) {
+    if (merc_name.starts_with(".nv.capmerc"))
+      return find_section(ctx_, merc_name.substr(11));
+    if (merc_name == ".nv.merc.nv.constant.user")
+      return find_section(ctx_, ".nv.constant3");
+    if (merc_name.starts_with(".nv.merc"))
+      return find_section(ctx_, merc_name.substr(8));
+    return find_section(ctx_, merc_name);
+  }
+
+  void map_symbols(InputMercury &in) {
+    const InputObject &obj = *in.obj;
+    for (u32 k = 1; k < in.symbols.size(); k++) {
+      const ElfSymbol &m = in.symbols[k];
+      if (m.type() == STT_SECTION) {
+        std::string_view name = m.name == ".nv.constant.user" ? ".nv.constant3" : m.name;
+        if (OutputSection *sec = find_section(ctx_, name))
+          in.sym_map[k] = sec->symbol;
+        continue;
+      }
+      OutputSymbol *out = nullptr;
+      for (u32 j = 1; j < obj.symbols.size() && !out; j++)
+        if (obj.symbols[j].name == m.name && obj.symbols[j].bind() == m.bind() &&
+            j < obj.sym_map.size())
+          out = obj.sym_map[j];
+      in.sym_map[k] = out;
+      if (!out || out->merc.present || out->is_section_symbol || m.shndx == SHN_UNDEF)
+        continue;
+      if (out->defined_in != &obj)
+        continue; // another input's copy defines it
+      out->merc.present = true;
+      bool reserved = out->name.starts_with(".nv.reservedSmem.");
+      u8 type = reserved ? u8{STT_CUDA_VARIABLE} : m.type();
+      out->merc.info = ElfSymbol::make_info(out->bind, type);
+      out->merc.other = m.other;
+      out->merc.value = m.type() == STT_FUNC ? m.value : out->value;
+      out->merc.size = m.size;
+    }
+  }
+
+  // Symbols no input defines (Mercury view of the first reference).
+  void map_undefined_symbols(InputMercury &in) {
+    for (u32 k = 1; k < in.symbols.size(); k++) {
+      OutputSymbol *out = in.sym_map[k];
+      const ElfSymbol &m = in.symbols[k];
+      if (!out || out->merc.present || out->is_section_symbol || m.type() == STT_SECTION)
+        continue;
+      if (out->defined() && out->defined_in != in.obj)
+        continue;
+      out->merc.present = true;
+      bool reserved = out->name.starts_with(".nv.reservedSmem.");
+      out->merc.info =
+          ElfSymbol::make_info(out->bind, reserved ? u8{STT_CUDA_VARIABLE} : m.type());
+      out->merc.other = m.other;
+      out->merc.value = m.value;
+      out->merc.size = m.size;
+    }
+  }
+
+  const ElfSection *input_section(const InputObject &obj, std::string_view name) {
+    return obj.elf.section_named(name);
+  }
+
+  // One .nv.capmerc.text.<f> per output function, in .text order.
+  void build_code() {
+    for (OutputSection *text : sass_sections(SectionKind::Text)) {
+      if (!text->func || !text->func->defined_in)
+        continue;
+      std::string name = ".nv.capmerc" + std::string(text->name);
+      const ElfSection *in = input_section(*text->func->defined_in, name);
+      if (!in)
+        continue;
+      OutputSection *sec = create_merc(name, SHT_CUDA_CAPMERC_TEXT, kMercFlag, in->addralign);
+      sec->twin = text;
+      sec->func = text->func;
+      sec->data.assign(in->data.begin(), in->data.end());
+      sec->size = sec->data.size();
+      text->func->merc.section = sec;
+    }
+  }
+
+  std::vector<OutputSection *> sass_sections(SectionKind kind) {
+    std::vector<OutputSection *> out;
+    for (OutputSection *sec : ctx_.out.sections)
+      if (sec->kind == kind && !sec->removed && !sec->merc)
+        out.push_back(sec);
+    return out;
+  }
+
+  // Concatenation of the inputs' sections named `name`, as SASS data
+  // sections are merged.
+  OutputSection *concatenate(std::string_view name, OutputSection *twin) {
+    OutputSection *sec = nullptr;
+    for (InputMercury &in : inputs_) {
+      auto idx = in.obj->elf.find_section(name);
+      if (!idx)
+        continue;
+      const ElfSection &src = in.obj->elf.sections[*idx];
+      if (!sec) {
+        sec = create_merc(name, src.type, src.flags & ~u64(SHF_INFO_LINK), src.addralign,
+                          src.entsize);
+        sec->twin = twin;
+      }
+      u64 offset = align_to(sec->data.size(), std::max<u64>(src.addralign, 1));
+      sec->data.resize(offset, 0);
+      sec->data.insert(sec->data.end(), src.data.begin(), src.data.end());
+      sec->size = sec->data.size();
+      in.section_bias[*idx] = offset;
+      // The section symbol of this input's part points at the merged twin.
+      for (u32 k = 1; k < in.symbols.size(); k++)
+        if (in.symbols[k].type() == STT_SECTION && in.symbols[k].shndx == *idx)
+          in.merged_section_symbol[k] = offset;
+    }
+    return sec;
+  }
+
+  void build_debug_frame() {
+    if (OutputSection *sec = concatenate(".nv.merc.debug_frame", find_section(ctx_, ".debug_frame")))
+      for (OutputSymbol *s : {find_section(ctx_, ".debug_frame")->symbol})
+        s->merc.section = sec;
+  }
+
+  void build_module_info() {
+    OutputSection *sass = find_section(ctx_, ".nv.info");
+    OutputSection *sec = create_merc(".nv.merc.nv.info", SHT_CUDA_MERC_INFO, kMercFlag, 4);
+    sec->twin = sass;
+    sec->records = sass->records;
+  }
+
+  InfoRecord convert(const EiRecord &r, const InputMercury &in) {
+    InfoRecord out;
+    out.format = r.format;
+    out.attr = r.attr;
+    out.value = r.value;
+    out.payload.assign(r.payload.begin(), r.payload.end());
+    auto mapped = [&](u32 k) { return k < in.sym_map.size() ? in.sym_map[k] : nullptr; };
+    switch (r.attr) {
+    case EIATTR_REGCOUNT:
+    case EIATTR_FRAME_SIZE:
+    case EIATTR_MAX_STACK_SIZE:
+    case EIATTR_MIN_STACK_SIZE:
+    case EIATTR_CRS_STACK_SIZE:
+    case EIATTR_PARAM_CBANK:
+    case EIATTR_SAMPLER_INIT:
+      if (r.format == EIFMT_SVAL && r.payload.size() >= 4)
+        out.sym = mapped(r.payload_u32(0));
+      break;
+    case EIATTR_EXTERNS:
+      for (size_t k = 0; k + 4 <= r.payload.size(); k += 4)
+        out.syms.push_back(mapped(read_le<u32>(r.payload.data() + k)));
+      break;
+    default:
+      break;
+    }
+    return out;
+  }
+
+  void build_function_info() {
+    for (OutputSection *info : sass_sections(SectionKind::FunctionInfo)) {
+      if (!info->func || !info->func->defined_in)
+        continue;
+      std::string name = ".nv.merc" + std::string(info->name);
+      InputMercury *in = input_of(info->func->defined_in);
+      const ElfSection *src = input_section(*info->func->defined_in, name);
+      if (!in || !src)
+        continue;
+      OutputSection *sec =
+          create_merc(name, SHT_CUDA_MERC_INFO, kMercFlag | SHF_INFO_LINK, src->addralign);
+      sec->twin = info;
+      sec->func = info->func;
+      std::vector<EiRecord> recs = parse_eiattrs(src->data);
+      for (auto it = recs.rbegin(); it != recs.rend(); ++it) {
+        InfoRecord r = convert(*it, *in);
+        if (r.attr == EIATTR_EXTERNS) {
+          std::erase_if(r.syms, [](OutputSymbol *s) { return !s || s->defined(); });
+          if (r.syms.empty())
+            continue;
+          r.payload.assign(4 * r.syms.size(), 0);
+        }
+        sec->records.push_back(std::move(r));
+      }
+    }
+  }
+
+  InputMercury *input_of(const InputObject *obj) {
+    for (InputMercury &in : inputs_)
+      if (in.obj == obj)
+        return &in;
+    return nullptr;
+  }
+
+  // The output Mercury section an input Mercury section of name `name`
+  // went to.
+  OutputSection *merc_output(std::string_view name) {
+    auto it = ctx_.out.section_by_name.find(name);
+    return it != ctx_.out.section_by_name.end() && it->second->merc ? it->second : nullptr;
+  }
+
+  void build_relocations() {
+    // Output order follows the SASS relocation sections.
+    std::vector<std::string> names;
+    for (OutputSection *rel : ctx_.out.sections)
+      if (rel->kind == SectionKind::Reloc && !rel->merc && rel->rela && rel->target)
+        names.push_back(".nv.merc.rela" + std::string(rel->target->name));
+    for (InputMercury &in : inputs_)
+      for (const ElfSection &s : in.obj->elf.sections)
+        if (s.type == SHT_CUDA_MERC_RELA &&
+            std::find(names.begin(), names.end(), std::string(s.name)) == names.end())
+          names.push_back(std::string(s.name));
+
+    for (const std::string &name : names) {
+      std::string_view target_sass = std::string_view(name).substr(13); // ".text.f"...
+      std::string target_name = target_sass.starts_with(".text.")
+                                    ? ".nv.capmerc" + std::string(target_sass)
+                                    : ".nv.merc" + std::string(target_sass);
+      OutputSection *target = merc_output(target_name);
+      if (!target)
+        continue;
+      OutputSection *rel = nullptr;
+      for (InputMercury &in : inputs_)
+        add_relocs(in, name, target, rel);
+      if (!rel)
+        continue;
+      std::reverse(rel->relocs.begin(), rel->relocs.end());
+      apply_relocation_section(ctx_, rel);
+      if (rel->relocs.empty())
+        rel->removed = true;
+    }
+  }
+
+  void add_relocs(InputMercury &in, const std::string &name, OutputSection *target,
+                  OutputSection *&rel) {
+    const InputObject &obj = *in.obj;
+    auto idx = obj.elf.find_section(name);
+    if (!idx)
+      return;
+    const ElfSection &src = obj.elf.sections[*idx];
+    // Code relocations belong to the input that defines the function.
+    if (target->func && target->func->defined_in != &obj)
+      return;
+    u64 base = 0;
+    if (auto it = in.section_bias.find(src.info); it != in.section_bias.end())
+      base = it->second;
+    if (!rel) {
+      rel = create_merc(name, SHT_CUDA_MERC_RELA, kMercFlag | SHF_INFO_LINK, 8, kRelaSize);
+      rel->kind = SectionKind::Reloc;
+      rel->merc = true;
+      rel->rela = true;
+      rel->target = target;
+    }
+    for (const ElfReloc &r : read_relocs(src)) {
+      OutputSymbol *sym = r.sym < in.sym_map.size() ? in.sym_map[r.sym] : nullptr;
+      bool clear = r.type == kMercuryRelocBase + 0x0e;
+      if (r.sym && !sym && !clear)
+        continue; // reference to a removed function
+      OutputReloc o;
+      o.offset = r.offset + base;
+      o.sym = sym;
+      o.type = r.type;
+      o.addend = r.addend;
+      if (auto it = in.merged_section_symbol.find(r.sym); it != in.merged_section_symbol.end())
+        o.bias = it->second;
+      rel->relocs.push_back(o);
+    }
+  }
+
+  // Mercury copies of data sections share the SASS section's bytes.
+  void build_data_twins() {
+    struct Twin {
+      std::string_view merc;
+      std::string_view sass;
+      u32 type;
+      u64 flags;
+    };
+    const Twin twins[] = {
+        {".nv.merc.nv.constant.user", ".nv.constant3", 0x7000007c, kMercFlag | SHF_ALLOC},
+        {".nv.merc.nv.global.init", ".nv.global.init", SHT_CUDA_GLOBAL_INIT,
+         kMercFlag | SHF_ALLOC | SHF_WRITE},
+    };
+    for (const Twin &t : twins) {
+      OutputSection *sass = find_section(ctx_, t.sass);
+      if (!sass || sass->removed)
+        continue;
+      bool in_inputs = std::any_of(inputs_.begin(), inputs_.end(), [&](const InputMercury &in) {
+        return in.obj->elf.find_section(t.merc).has_value();
+      });
+      if (!in_inputs)
+        continue;
+      OutputSection *sec = create_merc(t.merc, t.type, t.flags, sass->align);
+      sec->twin = sass;
+      sec->shares_twin_bytes = true;
+      sec->size = sass->size;
+      sass->symbol->merc.section = sec;
+    }
+  }
+
+  Context &ctx_;
+  std::vector<InputMercury> inputs_;
+};
+
+} // namespace
+
+void build_mercury(Context &ctx) {
+  if (!ctx.arch.is_mercury())
+    return;
+  MercuryBuilder(ctx).run();
+}
+
+} // namespace dlink
