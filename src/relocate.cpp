@@ -17,6 +17,8 @@
 #include "dlink/reloc_types.h"
 #include "layout.h"
 
+#include <optional>
+
 namespace dlink {
 
 namespace {
@@ -49,6 +51,36 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
       (desc.handler == RelocHandler::Linker || desc.handler == RelocHandler::Either))
     return Action::Apply;
   return Action::Keep;
+}
+
+// Offset of the last DWARF CIE that starts before `offset` in a
+// .debug_frame (32- or 64-bit format entries).
+std::optional<u64> preceding_cie(const std::vector<u8> &d, u64 offset) {
+  std::optional<u64> cie;
+  u64 pos = 0;
+  while (pos + 8 <= d.size() && pos < offset) {
+    u32 len32 = read_le<u32>(d.data() + pos);
+    u64 len, id, header;
+    if (len32 == 0xffffffffu) {
+      if (pos + 20 > d.size())
+        break;
+      len = read_le<u64>(d.data() + pos + 4);
+      id = read_le<u64>(d.data() + pos + 12);
+      header = 12;
+      if (id == ~u64{0})
+        cie = pos;
+    } else {
+      len = len32;
+      id = read_le<u32>(d.data() + pos + 4);
+      header = 4;
+      if (id == 0xffffffffu)
+        cie = pos;
+    }
+    if (len == 0)
+      break;
+    pos += header + len;
+  }
+  return cie;
 }
 
 u32 constant_bank(const OutputSection *sec) {
@@ -108,6 +140,17 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       in.address = s + r.bias + static_cast<u64>(r.addend);
       in.bank = r.sym ? constant_bank(r.sym->section) : 0;
       in.implicit_addend = !sec->rela;
+      // An FDE's CIE pointer on sm_100+: nvlink points it at the CIE that
+      // precedes the FDE in the merged SASS .debug_frame (ptxas writes
+      // addends that fit the Mercury copy's layout). sm_75-90 use S + A.
+      if (ctx.arch.is_mercury() && !sec->merc && r.sym && r.sym->is_section_symbol &&
+          r.sym->section == target &&
+          target->name.ends_with("debug_frame") && sec->rela) {
+        if (auto cie = preceding_cie(target->data, r.offset)) {
+          in.address = *cie;
+          in.implicit_addend = false;
+        }
+      }
       apply_reloc_fields(*desc, word, in);
     }
     for (OutputReloc &r : kept) {

@@ -387,9 +387,9 @@ void write_output(Context &ctx) {
   for (OutputSection *sec : order) {
     if (sec->shares_twin_bytes && sec->twin)
       sec->data = sec->twin->data;
-    // A capsule starts with the Mercury symbol index of its function + 4.
-    if (sec->type == SHT_CUDA_CAPMERC_TEXT && sec->func && sec->data.size() >= 4)
-      write_le<u32>(sec->data.data(), sec->func->merc.index + 4);
+    // A capsule starts with the section index of its SASS .text twin.
+    if (sec->type == SHT_CUDA_CAPMERC_TEXT && sec->twin && sec->data.size() >= 4)
+      write_le<u32>(sec->data.data(), sec->twin->index);
   }
   {
     std::vector<u8> &d = callgraph->data;
