@@ -226,6 +226,8 @@ struct OutputModel {
   // .nv.compat records of the first input that had one.
   std::vector<EiRecord> compat;
   bool have_compat = false;
+  u64 compat_0b = 0; // record 0x0b, combined over inputs with code
+  bool compat_0b_seen = false;
 
   u32 next_seq = 0;
 };

@@ -45,6 +45,7 @@ public:
       map_symbols(in);
     for (InputMercury &in : inputs_)
       map_undefined_symbols(in);
+    prepare_data_twins();
     build_code();
     build_debug_frame();
     build_module_info();
@@ -279,16 +280,12 @@ private:
   }
 
   void build_relocations() {
-    // Output order follows the SASS relocation sections.
+    // One twin per surviving SASS relocation section, in their order.
     std::vector<std::string> names;
     for (OutputSection *rel : ctx_.out.sections)
-      if (rel->kind == SectionKind::Reloc && !rel->merc && rel->rela && rel->target)
+      if (rel->kind == SectionKind::Reloc && !rel->merc && rel->rela && rel->target &&
+          !rel->removed && !rel->relocs.empty())
         names.push_back(".nv.merc.rela" + std::string(rel->target->name));
-    for (InputMercury &in : inputs_)
-      for (const ElfSection &s : in.obj->elf.sections)
-        if (s.type == SHT_CUDA_MERC_RELA &&
-            std::find(names.begin(), names.end(), std::string(s.name)) == names.end())
-          names.push_back(std::string(s.name));
 
     for (const std::string &name : names) {
       std::string_view target_sass = std::string_view(name).substr(13); // ".text.f"...
@@ -296,6 +293,8 @@ private:
                                     ? ".nv.capmerc" + std::string(target_sass)
                                     : ".nv.merc" + std::string(target_sass);
       OutputSection *target = merc_output(target_name);
+      if (!target)
+        target = pending_twin(target_name);
       if (!target)
         continue;
       OutputSection *rel = nullptr;
@@ -346,20 +345,24 @@ private:
     }
   }
 
-  // Mercury copies of data sections share the SASS section's bytes.
-  void build_data_twins() {
-    struct Twin {
-      std::string_view merc;
-      std::string_view sass;
-      u32 type;
-      u64 flags;
-    };
-    const Twin twins[] = {
-        {".nv.merc.nv.constant.user", ".nv.constant3", 0x7000007c, kMercFlag | SHF_ALLOC},
-        {".nv.merc.nv.global.init", ".nv.global.init", SHT_CUDA_GLOBAL_INIT,
-         kMercFlag | SHF_ALLOC | SHF_WRITE},
-    };
-    for (const Twin &t : twins) {
+  // Mercury copies of data sections share the SASS section's bytes. They
+  // are made before the relocations that target them and created (named)
+  // after them.
+  struct DataTwin {
+    std::string_view merc;
+    std::string_view sass;
+    u32 type;
+    u64 flags;
+    OutputSection *sec = nullptr;
+  };
+  std::vector<DataTwin> data_twins_ = {
+      {".nv.merc.nv.constant.user", ".nv.constant3", 0x7000007c, kMercFlag | SHF_ALLOC},
+      {".nv.merc.nv.global.init", ".nv.global.init", SHT_CUDA_GLOBAL_INIT,
+       kMercFlag | SHF_ALLOC | SHF_WRITE},
+  };
+
+  void prepare_data_twins() {
+    for (DataTwin &t : data_twins_) {
       OutputSection *sass = find_section(ctx_, t.sass);
       if (!sass || sass->removed)
         continue;
@@ -368,11 +371,32 @@ private:
       });
       if (!in_inputs)
         continue;
-      OutputSection *sec = create_merc(t.merc, t.type, t.flags, sass->align);
-      sec->twin = sass;
-      sec->shares_twin_bytes = true;
-      sec->size = sass->size;
-      sass->symbol->merc.section = sec;
+      t.sec = new_section(ctx_, t.merc, t.type, t.flags, sass->align);
+      t.sec->merc = true;
+      t.sec->kind = SectionKind::Mercury;
+      t.sec->twin = sass;
+      t.sec->shares_twin_bytes = true;
+      t.sec->size = sass->size;
+      sass->symbol->merc.section = t.sec;
+    }
+  }
+
+  OutputSection *pending_twin(std::string_view name) {
+    for (DataTwin &t : data_twins_)
+      if (t.sec && t.merc == name)
+        return t.sec;
+    return nullptr;
+  }
+
+  void build_data_twins() {
+    for (DataTwin &t : data_twins_) {
+      if (!t.sec)
+        continue;
+      t.sec->create_seq = ctx_.out.next_seq++;
+      t.sec->late = true;
+      ctx_.out.sections.push_back(t.sec);
+      ctx_.out.section_by_name.emplace(t.sec->name, t.sec);
+      ctx_.out.shstrtab_names.push_back({t.sec->name, 0});
     }
   }
 

@@ -387,10 +387,7 @@ private:
         merge_prototypes(in);
         break;
       case SectionKind::Compat:
-        if (!ctx_.out.have_compat) {
-          ctx_.out.compat = parse_eiattrs(in.data);
-          ctx_.out.have_compat = true;
-        }
+        merge_compat(in);
         break;
       case SectionKind::Note:
         if (in.name == ".note.nv.tkinfo")
@@ -405,6 +402,46 @@ private:
         if (!sec_map_[i] && in.type != SHT_NULL && !is_dead_section(i))
           map_section(i);
         break;
+      }
+    }
+  }
+
+  // .nv.compat: the first input's records; record 0x02 (the ISA class) is
+  // the largest of all inputs; record 0x0b is the bitwise AND over the inputs
+  // that contribute live code (measured on sm_100/sm_120 links).
+  void merge_compat(const ElfSection &in) {
+    std::vector<EiRecord> recs = parse_eiattrs(in.data);
+    bool has_code = false;
+    for (u32 i = 1; i < obj_.symbols.size(); i++)
+      if (obj_.symbols[i].type() == STT_FUNC && obj_.symbols[i].shndx != SHN_UNDEF &&
+          !dropped_function(i))
+        has_code = true;
+    OutputModel &out = ctx_.out;
+    if (!out.have_compat) {
+      out.compat = recs;
+      out.have_compat = true;
+      for (EiRecord &r : out.compat)
+        if (r.attr == 0x0b && !has_code)
+          r.payload = {}; // decided by the first input with code
+    } else {
+      for (const EiRecord &r : recs)
+        for (EiRecord &o : out.compat)
+          if (o.attr == r.attr && r.attr == 0x02)
+            o.value = std::max(o.value, r.value);
+    }
+    if (!has_code)
+      return;
+    for (const EiRecord &r : recs) {
+      if (r.attr != 0x0b || r.payload.size() < 8)
+        continue;
+      for (EiRecord &o : out.compat) {
+        if (o.attr != 0x0b)
+          continue;
+        u64 v = read_le<u64>(r.payload.data());
+        if (out.compat_0b_seen)
+          v &= out.compat_0b;
+        out.compat_0b = v;
+        out.compat_0b_seen = true;
       }
     }
   }

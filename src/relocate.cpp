@@ -119,7 +119,7 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       // Capsule-Mercury code relocations address the capsule's decoded
       // instruction stream, not its bytes: nvlink resolves them without
       // touching the section.
-      if (!in_range && target->type == SHT_CUDA_CAPMERC_TEXT)
+      if (target->type == SHT_CUDA_CAPMERC_TEXT)
         continue;
       if (!in_range)
         ctx.diag.fatal(fmt::format("relocation offset 0x{:x} out of range in section '{}'",

@@ -442,9 +442,13 @@ void write_output(Context &ctx) {
   for (OutputSection *sec : order) {
     if (sec->kind == SectionKind::Compat) {
       std::vector<EiRecord> recs;
+      std::array<u8, 8> value_0b{};
+      write_le<u64>(value_0b.data(), out.compat_0b);
       for (EiRecord r : out.compat) {
         if (r.attr == 0x0b && ctx.arch.sm < 100)
           continue;
+        if (r.attr == 0x0b)
+          r.payload = value_0b;
         if (r.attr == 0x09)
           r.value = ctx.arch.variant == Arch::Variant::Specific ? 1 : 0;
         recs.push_back(r);
