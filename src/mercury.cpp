@@ -280,11 +280,12 @@ private:
   }
 
   void build_relocations() {
-    // One twin per surviving SASS relocation section, in their order.
+    // Twins of the SASS relocation sections, in their order; a twin exists
+    // only if some of its relocations survive.
     std::vector<std::string> names;
     for (OutputSection *rel : ctx_.out.sections)
       if (rel->kind == SectionKind::Reloc && !rel->merc && rel->rela && rel->target &&
-          !rel->removed && !rel->relocs.empty())
+          !rel->removed)
         names.push_back(".nv.merc.rela" + std::string(rel->target->name));
 
     for (const std::string &name : names) {
@@ -297,20 +298,29 @@ private:
         target = pending_twin(target_name);
       if (!target)
         continue;
-      OutputSection *rel = nullptr;
+      // Collected into a scratch section, created only if not empty.
+      OutputSection scratch;
+      scratch.kind = SectionKind::Reloc;
+      scratch.merc = true;
+      scratch.rela = true;
+      scratch.target = target;
       for (InputMercury &in : inputs_)
-        add_relocs(in, name, target, rel);
-      if (!rel)
+        add_relocs(in, name, target, scratch);
+      std::reverse(scratch.relocs.begin(), scratch.relocs.end());
+      apply_relocation_section(ctx_, &scratch);
+      if (scratch.relocs.empty())
         continue;
-      std::reverse(rel->relocs.begin(), rel->relocs.end());
-      apply_relocation_section(ctx_, rel);
-      if (rel->relocs.empty())
-        rel->removed = true;
+      OutputSection *rel =
+          create_merc(name, SHT_CUDA_MERC_RELA, kMercFlag | SHF_INFO_LINK, 8, kRelaSize);
+      rel->kind = SectionKind::Reloc;
+      rel->rela = true;
+      rel->target = target;
+      rel->relocs = std::move(scratch.relocs);
     }
   }
 
   void add_relocs(InputMercury &in, const std::string &name, OutputSection *target,
-                  OutputSection *&rel) {
+                  OutputSection &rel) {
     const InputObject &obj = *in.obj;
     auto idx = obj.elf.find_section(name);
     if (!idx)
@@ -322,13 +332,6 @@ private:
     u64 base = 0;
     if (auto it = in.section_bias.find(src.info); it != in.section_bias.end())
       base = it->second;
-    if (!rel) {
-      rel = create_merc(name, SHT_CUDA_MERC_RELA, kMercFlag | SHF_INFO_LINK, 8, kRelaSize);
-      rel->kind = SectionKind::Reloc;
-      rel->merc = true;
-      rel->rela = true;
-      rel->target = target;
-    }
     for (const ElfReloc &r : read_relocs(src)) {
       OutputSymbol *sym = r.sym < in.sym_map.size() ? in.sym_map[r.sym] : nullptr;
       bool clear = r.type == kMercuryRelocBase + 0x0e;
@@ -341,7 +344,7 @@ private:
       o.addend = r.addend;
       if (auto it = in.merged_section_symbol.find(r.sym); it != in.merged_section_symbol.end())
         o.bias = it->second;
-      rel->relocs.push_back(o);
+      rel.relocs.push_back(o);
     }
   }
 

@@ -540,8 +540,12 @@ private:
     // nvlink also creates the REL twin of a RELA section when the input
     // section holds at least two relocations without addend (measured over
     // the golden corpus; the twin is dropped again if it stays empty).
-    if (rela && std::count_if(relocs.begin(), relocs.end(),
-                              [](const ElfReloc &r) { return r.addend == 0; }) >= 2)
+    // (sm_100+: also when every relocation of the section has no addend.)
+    auto no_addend = std::count_if(relocs.begin(), relocs.end(),
+                                   [](const ElfReloc &r) { return r.addend == 0; });
+    bool all_plain = ctx_.arch.is_mercury() && no_addend > 0 &&
+                     static_cast<size_t>(no_addend) == relocs.size();
+    if (rela && (no_addend >= 2 || all_plain))
       reloc_section_for(ctx_, target, false);
     for (const ElfReloc &r : relocs) {
       // References to removed functions vanish, except the clears that

@@ -290,10 +290,16 @@ void write_output(Context &ctx) {
   OutputSection *prototype = find_section(ctx, ".nv.prototype");
   OutputSection *rel_action = find_section(ctx, ".nv.rel.action");
 
-  // Drop what ends up empty.
+  // Drop what ends up empty (an empty SASS relocation section stays when
+  // its capsule-Mercury twin does not).
   for (OutputSection *sec : out.sections) {
-    if (sec->kind == SectionKind::Reloc && sec->relocs.empty())
-      sec->removed = true;
+    if (sec->kind == SectionKind::Reloc && sec->relocs.empty()) {
+      OutputSection *twin = sec->rela && !sec->merc && sec->target
+                                ? find_section(ctx, ".nv.merc.rela" + std::string(sec->target->name))
+                                : nullptr;
+      if (!twin || twin->relocs.empty())
+        sec->removed = true;
+    }
     if (sec->kind == SectionKind::Compat && !out.have_compat)
       sec->removed = true;
   }

@@ -142,6 +142,11 @@ std::optional<u32> unified_reloc_replacement(u32 type) {
     return R_CUDA_ABS32_HI_32;
   if (type == R_MERCURY_UNIFIED)
     return R_MERCURY_ABS64;
+  // Measured on sm_100 links (function addresses taken in code).
+  if (type == R_MERCURY_UNIFIED32_LO)
+    return R_MERCURY_ABS32_LO;
+  if (type == R_MERCURY_UNIFIED32_HI)
+    return R_MERCURY_ABS32_HI;
   return std::nullopt;
 }
 
