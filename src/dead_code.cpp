@@ -1,11 +1,15 @@
 // Stage 2a: dead function elimination (dead_code.h).
 //
-// Roots are the kernels (STO_CUDA_ENTRY) of every input and the functions
-// whose address is taken (call-graph block 2). Edges are the
+// Roots are the kernels (STO_CUDA_ENTRY) that survive kernel pruning (see
+// kernel_filter below) and the functions whose address is taken (call-graph
+// block 2, whether or not the function taking it survives: nvlink kept a
+// child kernel launched only from a pruned parent). Edges are the
 // caller -> callee pairs of each input's .nv.callgraph; global functions are
 // matched by name across inputs, local (static) functions only within their
 // own input. The result is stored per input, per symbol index, in ctx.
 #include "dead_code.h"
+
+#include "dlink/host_object.h"
 
 #include <deque>
 #include <map>
@@ -28,14 +32,40 @@ FunctionKey key_of(const InputObject &obj, const ElfSymbol &sym) {
 
 } // namespace
 
+KernelFilter kernel_filter(const Context &ctx) {
+  KernelFilter f;
+  if (!ctx.opts.kernels_used.empty() || !ctx.opts.variables_used.empty()) {
+    f.mode = KernelFilter::Mode::KernelsUsed;
+    for (const std::string &p : ctx.opts.kernels_used)
+      f.patterns.push_back("*" + p + "*");
+  } else if (!ctx.opts.ignore_host_info && ctx.all_inputs_have_host_refs &&
+             !ctx.host_kernel_patterns.empty()) {
+    f.mode = KernelFilter::Mode::HostReferences;
+    for (std::string_view p : ctx.host_kernel_patterns)
+      f.patterns.emplace_back(p);
+  }
+  return f;
+}
+
+bool KernelFilter::keeps(std::string_view kernel) const {
+  if (mode == Mode::All)
+    return true;
+  for (const std::string &p : patterns)
+    if (host_ref_matches(p, kernel))
+      return true;
+  return false;
+}
+
 void find_live_functions(Context &ctx) {
+  const KernelFilter filter = kernel_filter(ctx);
   std::map<FunctionKey, std::vector<FunctionKey>> edges;
   std::deque<FunctionKey> work;
   std::set<FunctionKey> live;
 
   for (const InputObject *obj : ctx.inputs) {
     for (const ElfSymbol &s : obj->symbols)
-      if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && (s.other & STO_CUDA_ENTRY))
+      if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && (s.other & STO_CUDA_ENTRY) &&
+          filter.keeps(s.name))
         if (live.insert(key_of(*obj, s)).second)
           work.push_back(key_of(*obj, s));
     auto cg = obj->elf.find_section(".nv.callgraph");

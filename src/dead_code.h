@@ -3,7 +3,32 @@
 
 #include "link_context.h"
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 namespace dlink {
+
+// Which kernels are roots (measured on nvlink 13.0.88, docs/notes/inputs.md
+// "Kernel pruning"):
+//   * -kernels-used or -variables-used given: only kernels whose name
+//     contains one of the -kernels-used values ('*' matches any sequence;
+//     nothing else is special); -variables-used alone keeps no kernel.
+//     Applies to any input kind, even with -ignore-host-info.
+//   * otherwise, unless -ignore-host-info: when every object read is a host
+//     object with .nvHR lists (no cubin, fatbin, PTX, host-only or non-rdc
+//     object, no cubin archive member) and their .nvHRKE/.nvHRKI lists hold
+//     at least one pattern, only kernels matching one of those glob patterns.
+//     -use-host-info changes nothing.
+//   * otherwise every kernel.
+// Variables are never removed.
+struct KernelFilter {
+  enum class Mode { All, HostReferences, KernelsUsed };
+  Mode mode = Mode::All;
+  std::vector<std::string> patterns; // glob patterns, '*' only
+  bool keeps(std::string_view kernel) const;
+};
+KernelFilter kernel_filter(const Context &ctx);
 
 // Marks, for every function symbol of every input, whether it is reachable
 // from a kernel through the inputs' call graphs. nvlink drops unreachable

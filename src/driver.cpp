@@ -8,6 +8,7 @@
 #include "merge.h"
 #include "mercury.h"
 #include "nv_info.h"
+#include "registration.h"
 #include "relocate.h"
 #include "writer.h"
 
@@ -35,6 +36,13 @@ void check_command_line(Context &ctx) {
 // nvlink stops after a stage that reported errors.
 bool checkpoint(const Context &ctx) { return !ctx.diag.has_errors(); }
 
+// nvlink's last step once the inputs were merged, even after errors:
+// --register-link-binaries.
+int finish(Context &ctx) {
+  write_registration_file(ctx);
+  return ctx.diag.exit_code();
+}
+
 } // namespace
 
 int link(const Options &opts, Diagnostics &diag) {
@@ -42,10 +50,12 @@ int link(const Options &opts, Diagnostics &diag) {
   check_command_line(ctx);
 
   read_inputs(ctx);          // files -> relocatable cubins, in link order
+  if (!checkpoint(ctx))
+    return diag.exit_code();
   merge_inputs(ctx);         // sections, symbols, relocations, metadata merged
   resolve_undefined(ctx);    // undefined references reported; symbol set frozen
   if (!checkpoint(ctx))
-    return diag.exit_code();
+    return finish(ctx);
 
   layout_memory(ctx);        // shared/constant/global offsets fixed
   apply_relocations(ctx);    // link-time relocations applied, the rest kept
@@ -54,10 +64,10 @@ int link(const Options &opts, Diagnostics &diag) {
   build_mercury(ctx);        // sm_100+: the capsule-Mercury twin sections
   write_output(ctx);         // section/symbol order, tables, headers, bytes
   if (!checkpoint(ctx))
-    return diag.exit_code();
+    return finish(ctx);
 
   commit_output(ctx);        // temp file + rename: never a partial output
-  return diag.exit_code();
+  return finish(ctx);
 }
 
 } // namespace dlink

@@ -1,86 +1,560 @@
-// Stage 1: reading inputs.
+// Stage 1: reading inputs (input_files.h).
 //
-// Consumes the input file names of the command line; produces
-// ctx.inputs, the relocatable cubins of the link in link order. Inputs are
-// recognised by content, as nvlink does: a cubin renamed to .o still links,
-// files shorter than an ELF header cannot be opened, and longer files of
-// unknown content are ignored. File bytes are copied into the arena so every
-// later stage can keep spans into them.
+// Consumes the input files and -l/-L options of the command line; produces
+// ctx.inputs, the relocatable cubins of the link in link order, plus what
+// later stages need to know about the files they came from
+// (ctx.link_binary_ids for --register-link-binaries, the host-reference
+// lists for kernel pruning). Every rule here was measured on nvlink 13.0.88;
+// docs/notes/inputs.md has the details and the commands to re-check them.
+//
+// How a file is read depends on its extension (the text after the last '.'
+// of its base name) and then on its content:
+//   no extension  ignored (even a host object or an archive)
+//   .cubin        CUDA ELF, else fatal "cubin not a device elf?" (host ELF)
+//                 or "cubin not an elf?"
+//   .fatbin       fatbin container, else fatal "fatbin wrong format?"
+//   .ptx          CUDA ELF, fatbin or PTX text (compiled with ptxas), else
+//                 error "Binary format ... not recognized" + fatal
+//   .o            CUDA ELF, host object or archive; anything else ignored
+//   .so           archive; anything else (a shared library) ignored
+//   other         host object or archive; anything else (a cubin too) ignored
+// An empty file is ignored; a non-archive shorter than 56 bytes, a missing
+// file or a directory is fatal "Could not open input file".
+//
+// Host objects contribute the first fatbin container of __nv_relfatbin (and
+// nothing when they have none); from a fatbin nvlink takes one entry
+// (select_fatbin_entry), and compiles it with ptxas when it is PTX.
+// Archives: every member of a user archive is read (up to the first member
+// that is not ELF); an archive whose file name contains "cudadevrt" is a
+// system library (unless -keep-system-libraries): its members are read in
+// order only while some global symbol is still undefined, which is how
+// nvlink pulls members on demand ("every member before the last needed one"
+// follows from it). Libraries from -l are read after all other inputs.
 #include "input_files.h"
 
-#include <fstream>
-#include <iterator>
+#include "dlink/archive.h"
+#include "dlink/fatbin.h"
+#include "dlink/host_object.h"
+#include "ptx_jit.h"
+#include "registration.h"
+
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include <cstdlib>
+#include <set>
+#include <sstream>
+#include <unordered_set>
 
 namespace dlink {
 
 namespace {
 
-// nvlink treats inputs shorter than this as unreadable.
+// Non-archive inputs shorter than this cannot be opened (nvlink reads a
+// 56-byte header first).
 constexpr size_t kMinInputSize = 56;
+constexpr u8 kCudaOsAbi = 0x41;
 
-std::optional<std::span<const u8>> load_file(Arena &arena, const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::vector<char> buf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad())
-    return std::nullopt;
-  return arena.copy({reinterpret_cast<const u8 *>(buf.data()), buf.size()});
+enum class Ext { None, Cubin, Fatbin, Ptx, O, So, Other };
+
+Ext extension_of(std::string_view path) {
+  size_t slash = path.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  size_t dot = base.rfind('.');
+  if (dot == std::string_view::npos)
+    return Ext::None;
+  std::string_view ext = base.substr(dot + 1);
+  if (ext == "cubin")
+    return Ext::Cubin;
+  if (ext == "fatbin")
+    return Ext::Fatbin;
+  if (ext == "ptx")
+    return Ext::Ptx;
+  if (ext == "o")
+    return Ext::O;
+  if (ext == "so")
+    return Ext::So;
+  return Ext::Other;
 }
 
-void check_cubin_arch(Context &ctx, const InputObject &obj) {
-  u32 sm = obj.elf.sm();
-  if (sm != ctx.arch.sm || (obj.elf.flags & 0x00ff0000) != 0)
-    ctx.diag.fatal(
-        fmt::format("Input file '{}' arch does not match target '{}'", obj.name, ctx.arch.sm_name()));
+std::string_view base_name(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-void add_cubin(Context &ctx, std::string name, std::span<const u8> bytes) {
-  auto *obj = ctx.arena.make<InputObject>();
-  obj->name = std::move(name);
-  obj->bytes = bytes;
-  try {
-    obj->elf = read_elf(bytes);
-    auto symtab = obj->elf.find_section(".symtab");
-    if (!symtab)
-      ctx.diag.fatal(fmt::format("symsec not found in '{}'", obj->name));
-    obj->symbols = read_symbols(obj->elf, obj->elf.sections[*symtab]);
-  } catch (const InputError &e) {
-    ctx.diag.fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
+bool has_elf_magic(std::span<const u8> b) {
+  return b.size() >= 4 && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F';
+}
+
+// ELF that nvlink treats as a host object: a valid class and data encoding
+// and not EM_CUDA. (ELF magic with other class/data bytes is ignored.)
+bool is_host_object_file(std::span<const u8> b) {
+  return has_elf_magic(b) && b.size() >= 20 && (b[4] == 1 || b[4] == 2) &&
+         (b[5] == 1 || b[5] == 2) && is_host_elf(b);
+}
+
+// PTX text: after blanks and comments, the ".version" directive.
+bool is_ptx_text(std::span<const u8> bytes) {
+  std::string_view s(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+      i++;
+    } else if (s.substr(i, 2) == "//") {
+      size_t nl = s.find('\n', i);
+      i = nl == std::string_view::npos ? s.size() : nl + 1;
+    } else if (s.substr(i, 2) == "/*") {
+      size_t end = s.find("*/", i + 2);
+      i = end == std::string_view::npos ? s.size() : end + 2;
+    } else {
+      return s.substr(i, 8) == ".version";
+    }
   }
-  if (obj->elf.type != ET_REL)
-    ctx.diag.fatal(fmt::format("Input file '{}' is not a relocatable cubin; linking executable "
-                               "cubins is not supported",
-                               obj->name));
-  check_cubin_arch(ctx, *obj);
-  obj->index = static_cast<u32>(ctx.inputs.size());
-  ctx.inputs.push_back(obj);
+  return false;
 }
 
-bool starts_with(std::span<const u8> bytes, std::string_view magic) {
-  return bytes.size() >= magic.size() && std::memcmp(bytes.data(), magic.data(), magic.size()) == 0;
+// Binary-compatible cubins: same SM, or an older SM nvlink accepts for the
+// target (80 -> 86/89, 86 -> 89, 100 -> 103, 120 -> 121).
+bool cubin_sm_usable(u32 cubin_sm, u32 target_sm) {
+  if (cubin_sm == target_sm)
+    return true;
+  struct Pair {
+    u32 from, to;
+  };
+  static constexpr Pair kPairs[] = {{80, 86}, {80, 89}, {86, 89}, {100, 103}, {120, 121}};
+  for (const Pair &p : kPairs)
+    if (p.from == cubin_sm && p.to == target_sm)
+      return true;
+  return false;
+}
+
+// A message line with nvlink's prefix that does not go through the error
+// accounting (a first "fatal" line before the final one; nvlink's
+// "Uncompress failed" for LZ4 payloads, which does not change the exit status).
+void print_line(Diagnostics &d, std::string_view tag, std::string_view msg) {
+  d.stream() << d.tool << ' ' << tag << " : " << msg;
+  if (!d.report_arch.empty())
+    d.stream() << " (target: " << d.report_arch << ")";
+  d.stream() << '\n';
+}
+
+[[noreturn]] void fatal2(Diagnostics &d, std::string_view first, std::string_view second) {
+  print_line(d, "fatal  ", first);
+  d.fatal(second);
+}
+
+// Functions the CUDA driver provides: references to them never pull library members.
+bool is_driver_function(std::string_view name) {
+  return name == "vprintf" || name == "malloc" || name == "free" ||
+         name.starts_with("__cuda_syscall") || name == "__assertfail";
+}
+
+bool is_placeholder_name(std::string_view name) {
+  return name.starts_with("__UFT") || name.starts_with("__UDT");
+}
+
+class InputReader {
+public:
+  explicit InputReader(Context &ctx) : ctx_(ctx) {}
+
+  void run() {
+    for (const std::string &path : ctx_.opts.input_files)
+      read_path(path);
+    for (const std::string &lib : ctx_.opts.libraries)
+      read_library(lib);
+  }
+
+private:
+  Context &ctx_;
+  std::set<std::pair<dev_t, ino_t>> archives_used_;
+  std::unordered_set<std::string_view> defined_;
+  std::vector<std::string_view> referenced_;
+
+  Diagnostics &diag() { return ctx_.diag; }
+
+  // ---- files given by path ----
+
+  void read_path(const std::string &path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode))
+      diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
+    std::span<const u8> bytes;
+    try {
+      bytes = read_file_into_arena(ctx_.arena, path);
+    } catch (const InputError &) {
+      diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
+    }
+    if (bytes.empty())
+      return;
+    const bool archive = is_archive(bytes);
+    if (!archive && bytes.size() < kMinInputSize)
+      diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
+
+    switch (extension_of(path)) {
+    case Ext::None:
+      return;
+    case Ext::Cubin:
+      if (!has_elf_magic(bytes))
+        diag().fatal("cubin not an elf?");
+      if (!is_cuda_elf(bytes))
+        diag().fatal("cubin not a device elf?");
+      read_cubin_file(path, bytes);
+      return;
+    case Ext::Fatbin:
+      if (!is_fatbin(bytes))
+        diag().fatal(nvlink_msg::kFatbinWrongFormat);
+      read_fatbin_file(path, bytes);
+      return;
+    case Ext::Ptx:
+      if (is_cuda_elf(bytes)) {
+        read_cubin_file(path, bytes);
+      } else if (is_fatbin(bytes)) {
+        read_fatbin_file(path, bytes);
+      } else if (is_ptx_text(bytes)) {
+        read_ptx_file(path, bytes);
+      } else {
+        diag().error(nvlink_msg::kBinaryFormatNotRecognized);
+        diag().fatal(nvlink_msg::kFatbinaryError);
+      }
+      return;
+    case Ext::O:
+      if (is_cuda_elf(bytes))
+        read_cubin_file(path, bytes);
+      else if (is_host_object_file(bytes))
+        read_host_object(path, bytes, false);
+      else if (archive)
+        read_archive_file(path, bytes, st);
+      return;
+    case Ext::So:
+      if (archive)
+        read_archive_file(path, bytes, st);
+      return;
+    case Ext::Other:
+      if (is_host_object_file(bytes))
+        read_host_object(path, bytes, false);
+      else if (archive)
+        read_archive_file(path, bytes, st);
+      return;
+    }
+  }
+
+  void read_cubin_file(const std::string &path, std::span<const u8> bytes) {
+    ctx_.all_inputs_have_host_refs = false;
+    ctx_.link_binary_ids.push_back(registration_id_for_path(path));
+    add_cubin(path, bytes, /*by_path=*/true);
+  }
+
+  void read_fatbin_file(const std::string &path, std::span<const u8> bytes) {
+    ctx_.all_inputs_have_host_refs = false;
+    ctx_.link_binary_ids.push_back(registration_id_for_path(path));
+    std::vector<FatbinEntry> entries = parse_fatbin(path, bytes);
+    use_fatbin(path, entries, /*member=*/false);
+  }
+
+  void read_ptx_file(const std::string &path, std::span<const u8> bytes) {
+    ctx_.all_inputs_have_host_refs = false;
+    ctx_.link_binary_ids.push_back(registration_id_for_path(path));
+    std::string_view text(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    text = text.substr(0, text.find('\0'));
+    add_cubin(path, jit_compile_ptx(ctx_, text, "", path), false);
+  }
+
+  // ---- host objects ----
+
+  void read_host_object(std::string_view name, std::span<const u8> bytes, bool member) {
+    HostObject ho;
+    try {
+      ho = dlink::read_host_object(bytes);
+    } catch (const HostObjectError &) {
+      if (member) {
+        ctx_.all_inputs_have_host_refs = false;
+        return; // nvlink skips unreadable archive members silently
+      }
+      fatal2(diag(), fmt::format(nvlink_msg::kCouldNotFindFatbin, name),
+             nvlink_msg::kInternalError);
+    }
+    if (!ho.host_refs.present || !ho.is_relocatable()) {
+      ctx_.all_inputs_have_host_refs = false;
+    } else {
+      for (auto *list : {&ho.host_refs.kernels_external, &ho.host_refs.kernels_internal})
+        ctx_.host_kernel_patterns.insert(ctx_.host_kernel_patterns.end(), list->begin(),
+                                         list->end());
+    }
+    // Executables and shared objects, and objects without __nv_relfatbin
+    // (whole-program code in .nv_fatbin, plain host code), add nothing.
+    if (!ho.is_relocatable() || !ho.has_relfatbin)
+      return;
+    ctx_.link_binary_ids.push_back(ho.module_id ? std::string(*ho.module_id)
+                                                : registration_id_for_path(name));
+    if (!is_fatbin(ho.relfatbin_to_eof))
+      fatal2(diag(), fmt::format(nvlink_msg::kCouldNotFindFatbin, name),
+             nvlink_msg::kInternalError);
+    std::vector<FatbinEntry> entries = parse_fatbin(name, ho.relfatbin_to_eof);
+    use_fatbin(name, entries, member);
+  }
+
+  // ---- fatbins ----
+
+  std::vector<FatbinEntry> parse_fatbin(std::string_view name, std::span<const u8> bytes) {
+    FatbinReadOptions options;
+    options.first_container_only = true;
+    options.decompress = false;
+    try {
+      return read_fatbin(ctx_.arena, bytes, options);
+    } catch (const FatbinError &e) {
+      switch (e.kind()) {
+      case FatbinError::Kind::BadMagic:
+        fatal2(diag(), fmt::format(nvlink_msg::kCouldNotFindFatbin, name),
+               nvlink_msg::kInternalError);
+      case FatbinError::Kind::BadVersion:
+        diag().error(nvlink_msg::kBinaryFormatNotRecognized);
+        diag().fatal(nvlink_msg::kFatbinaryError);
+      default:
+        // nvlink crashes on truncated headers; dlink reports them.
+        diag().fatal(fmt::format("Corrupt fatbin in '{}': {}", name, e.what()));
+      }
+    }
+  }
+
+  void arch_not_found(std::string_view name, bool member) {
+    if (member || ctx_.opts.suppress_arch_warning)
+      return;
+    diag().warning_always(fmt::format(nvlink_msg::kSmArchNotFound, ctx_.opts.arch_string, name));
+  }
+
+  void use_fatbin(std::string_view name, std::vector<FatbinEntry> &entries, bool member) {
+    const FatbinEntry *chosen = select_fatbin_entry(entries, ctx_.arch);
+    if (!chosen) {
+      bool lto = false, other = false;
+      for (const FatbinEntry &e : entries)
+        (e.is_ltoir() ? lto : other) = true;
+      if (lto && !other && !ctx_.opts.lto)
+        diag().fatal(nvlink_msg::kLtoObjectsFound);
+      arch_not_found(name, member);
+      return;
+    }
+    FatbinEntry &entry = entries[static_cast<size_t>(chosen - entries.data())];
+    try {
+      decompress_fatbin_entry(ctx_.arena, entry);
+    } catch (const FatbinError &e) {
+      if (entry.lz4() && !entry.truncated) {
+        // LZ4: one message, then the object counts as having no code.
+        print_line(diag(), "error  ", nvlink_msg::kUncompressFailed);
+        arch_not_found(name, member);
+        return;
+      }
+      diag().error(nvlink_msg::kUncompressFailed);
+      if (!zstd_content_smaller_than_declared(entry))
+        diag().error(nvlink_msg::kUncompressFailed);
+      diag().fatal(nvlink_msg::kFatbinaryError);
+    }
+    if (entry.is_ptx()) {
+      std::span<const u8> cubin = jit_compile_ptx(ctx_, entry.ptx_text(), entry.ptxas_options, name);
+      add_cubin(name, cubin, false);
+      return;
+    }
+    check_entry_cubin(name, entry.payload);
+    if (entry.payload.size() >= 18 && read_le<u16>(entry.payload.data() + 16) == ET_EXEC)
+      return; // executable cubins in fatbins are not linked
+    add_cubin(name, entry.payload, false);
+  }
+
+  static bool zstd_content_smaller_than_declared(const FatbinEntry &entry);
+
+  // nvlink's checks on the cubin of the selected ELF entry.
+  void check_entry_cubin(std::string_view name, std::span<const u8> cubin) {
+    if (cubin.size() < 16 || cubin[4] != 2)
+      diag().fatal(fmt::format(nvlink_msg::kSizeDoesNotMatchTarget, name));
+    if (cubin[7] != kCudaOsAbi) {
+      diag().warning(fmt::format(nvlink_msg::kExpected64BitAddress, name));
+      diag().fatal(fmt::format(nvlink_msg::kAbiDoesNotMatch, name));
+    }
+    if (cubin[8] != 7 && cubin[8] != 8)
+      diag().fatal(fmt::format(nvlink_msg::kAbiDoesNotMatch, name));
+    if (cubin.size() >= 52) {
+      u32 sm = (read_le<u32>(cubin.data() + 48) >> 8) & 0xff;
+      if (!cubin_sm_usable(sm, ctx_.arch.sm))
+        diag().fatal(
+            fmt::format(nvlink_msg::kArchDoesNotMatch, name, ctx_.arch.sm_name()));
+    }
+  }
+
+  // ---- cubins ----
+
+  void add_cubin(std::string_view name, std::span<const u8> bytes, bool by_path) {
+    auto *obj = ctx_.arena.make<InputObject>();
+    obj->name = std::string(name);
+    obj->bytes = bytes;
+    try {
+      obj->elf = read_elf(bytes);
+    } catch (const InputError &) {
+      // nvlink ignores cubins whose headers point past the end of the file.
+      return;
+    }
+    try {
+      auto symtab = obj->elf.find_section(".symtab");
+      if (!symtab)
+        diag().fatal(fmt::format("symsec not found in '{}'", obj->name));
+      obj->symbols = read_symbols(obj->elf, obj->elf.sections[*symtab]);
+    } catch (const InputError &e) {
+      diag().fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
+    }
+    if (by_path) {
+      if (obj->elf.type != ET_REL)
+        diag().fatal(fmt::format("Input file '{}' is not a relocatable cubin; linking "
+                                 "executable cubins is not supported",
+                                 obj->name));
+      if (!cubin_sm_usable(obj->elf.sm(), ctx_.arch.sm))
+        diag().fatal(fmt::format(nvlink_msg::kArchDoesNotMatch, obj->name, ctx_.arch.sm_name()));
+    }
+    obj->index = static_cast<u32>(ctx_.inputs.size());
+    ctx_.inputs.push_back(obj);
+    for (const ElfSymbol &s : obj->symbols) {
+      if (s.bind() == STB_LOCAL || s.type() == STT_SECTION || s.name.empty())
+        continue;
+      if (s.shndx != SHN_UNDEF)
+        defined_.insert(s.name);
+      else if (s.bind() == STB_GLOBAL && !is_driver_function(s.name) &&
+               !is_placeholder_name(s.name))
+        referenced_.push_back(s.name);
+    }
+  }
+
+  bool have_undefined() const {
+    for (std::string_view s : referenced_)
+      if (!defined_.count(s))
+        return true;
+    return false;
+  }
+
+  // ---- archives ----
+
+  [[noreturn]] void archive_error(const ArchiveError &e) {
+    switch (e.kind()) {
+    case ArchiveError::Kind::LongnamesMissing:
+      fatal2(diag(), nvlink_msg::kLongnamesHeaderNotFound, nvlink_msg::kInternalError);
+    case ArchiveError::Kind::BadLongnameOffset:
+      fatal2(diag(), nvlink_msg::kMemoryAllocationFailure, nvlink_msg::kInternalError);
+    case ArchiveError::Kind::MemberOpenFailed:
+      fatal2(diag(), fmt::format(nvlink_msg::kCouldNotOpenInputFile, e.member()),
+             nvlink_msg::kInternalError);
+    case ArchiveError::Kind::MemberIsDirectory:
+      diag().fatal(nvlink_msg::kMemoryAllocationFailure);
+    default:
+      fatal2(diag(), nvlink_msg::kUnexpectedArchiveFormat, nvlink_msg::kInternalError);
+    }
+  }
+
+  std::vector<ArchiveMember> members_of(const std::string &path, std::span<const u8> bytes) {
+    try {
+      return read_archive(ctx_.arena, bytes, path);
+    } catch (const ArchiveError &e) {
+      archive_error(e);
+    }
+  }
+
+  void read_archive_file(const std::string &path, std::span<const u8> bytes,
+                         const struct stat &st) {
+    std::vector<ArchiveMember> members = members_of(path, bytes);
+    use_archive(path, members, st);
+  }
+
+  void use_archive(const std::string &path, const std::vector<ArchiveMember> &members,
+                   const struct stat &st) {
+    // The same archive file (however it is named) is read only once.
+    if (!archives_used_.insert({st.st_dev, st.st_ino}).second)
+      return;
+    const bool system = base_name(path).find("cudadevrt") != std::string_view::npos &&
+                        !ctx_.opts.keep_system_libraries;
+    for (const ArchiveMember &m : members) {
+      if (system && !have_undefined())
+        break;
+      std::string name = fmt::format("{}:{}", path, m.name);
+      if (is_cuda_elf(m.data)) {
+        ctx_.all_inputs_have_host_refs = false; // cubins in archives are not linked
+        continue;
+      }
+      if (is_host_object_file(m.data))
+        read_host_object(name, m.data, /*member=*/true);
+      else
+        ctx_.all_inputs_have_host_refs = false;
+    }
+  }
+
+  // ---- -l ----
+
+  void skipping_incompatible(const std::string &file, const std::string &lib) {
+    std::string msg = fmt::format(nvlink_msg::kSkippingIncompatible, file, lib);
+    if (diag().warnings_as_errors) {
+      diag().error(msg);
+      diag().fatal(nvlink_msg::kInternalError);
+    }
+    diag().warning_always(msg);
+  }
+
+  std::vector<std::string> library_dirs() const {
+    std::vector<std::string> dirs = ctx_.opts.library_paths;
+    if (const char *lp = std::getenv("LIBRARY_PATH")) {
+      std::stringstream ss(lp);
+      std::string dir;
+      while (std::getline(ss, dir, ':'))
+        if (!dir.empty())
+          dirs.push_back(dir);
+    }
+    return dirs;
+  }
+
+  void read_library(const std::string &lib) {
+    for (std::string dir : library_dirs()) {
+      while (dir.size() > 1 && dir.back() == '/')
+        dir.pop_back();
+      std::string file = (dir == "/" ? std::string() : dir) + "/lib" + lib + ".a";
+      struct stat st {};
+      if (::stat(file.c_str(), &st) != 0)
+        continue;
+      if (S_ISDIR(st.st_mode))
+        diag().fatal(nvlink_msg::kMemoryAllocationFailure);
+      std::span<const u8> bytes;
+      try {
+        bytes = read_file_into_arena(ctx_.arena, file);
+      } catch (const InputError &) {
+        continue;
+      }
+      if (bytes.size() <= kArchiveMagic.size()) {
+        skipping_incompatible(file, lib);
+        continue;
+      }
+      if (!is_archive(bytes))
+        fatal2(diag(), nvlink_msg::kUnexpectedArchiveFormat, nvlink_msg::kInternalError);
+      std::vector<ArchiveMember> members = members_of(file, bytes);
+      bool any_host = false;
+      for (const ArchiveMember &m : members)
+        any_host |= is_host_elf(m.data);
+      if (!any_host) {
+        skipping_incompatible(file, lib);
+        continue;
+      }
+      use_archive(file, members, st);
+      return;
+    }
+  }
+};
+
+bool InputReader::zstd_content_smaller_than_declared(const FatbinEntry &entry) {
+  // nvlink prints "Uncompress failed" once when the stream decodes to fewer
+  // bytes than the entry header declares, twice otherwise.
+  if (entry.lz4() || entry.truncated || entry.stored.empty())
+    return false;
+  unsigned long long content = ZSTD_getFrameContentSize(entry.stored.data(), entry.stored.size());
+  return content != ZSTD_CONTENTSIZE_ERROR && content != ZSTD_CONTENTSIZE_UNKNOWN &&
+         content < entry.uncompressed_size;
 }
 
 } // namespace
 
 void read_inputs(Context &ctx) {
-  for (const std::string &path : ctx.opts.input_files) {
-    auto bytes = load_file(ctx.arena, path);
-    if (!bytes || bytes->size() < kMinInputSize)
-      ctx.diag.fatal(fmt::format("Could not open input file '{}'", path));
-    if (is_cuda_elf(*bytes)) {
-      add_cubin(ctx, path, *bytes);
-      continue;
-    }
-    if (starts_with(*bytes, "\x7f"
-                            "ELF") ||
-        starts_with(*bytes, "!<arch>\n") || starts_with(*bytes, "!<thin>\n") ||
-        starts_with(*bytes, "\x50\xed\x55\xba") || path.ends_with(".ptx"))
-      ctx.diag.fatal(fmt::format("Input file '{}': host objects, archives, fatbins and PTX "
-                                 "inputs are not supported by dlink yet",
-                                 path));
-    // nvlink silently ignores inputs of unknown content.
-  }
+  InputReader(ctx).run();
 }
 
 } // namespace dlink

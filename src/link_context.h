@@ -242,6 +242,14 @@ struct Context {
   // Per input, per symbol index: false for functions dead-code elimination
   // removed (see dead_code.h).
   std::vector<std::vector<bool>> live_functions;
+  // Set by read_inputs (input_files.h):
+  // --register-link-binaries ids, link order (registration.h).
+  std::vector<std::string> link_binary_ids;
+  // Host-reference kernel pruning (dead_code.h): whether every object read
+  // was a host object carrying .nvHR lists, and their kernel patterns
+  // (.nvHRKE, .nvHRKI).
+  bool all_inputs_have_host_refs = true;
+  std::vector<std::string_view> host_kernel_patterns;
   OutputModel out;
   ElfFile output_elf;
   std::vector<u8> output_bytes;

@@ -277,11 +277,17 @@ private:
         out->other = s.other;
         out->size = s.size;
         out->first_referenced_in = &obj_;
+      } else if (s.type() == STT_CUDA_VARIABLE && out->size && s.size && out->size != s.size) {
+        ctx_.diag.error(fmt::format("Size doesn't match for '{}' in '{}', first specified in '{}'",
+                                    s.name, obj_.name, out->first_referenced_in->name));
+        multiple_definition_ = true;
       }
       sym_map_[i] = out;
       if (s.shndx == SHN_UNDEF)
         continue;
       if (out->defined()) {
+        if (s.bind() == STB_WEAK || out->bind == STB_WEAK)
+          continue; // the first definition of a weak variable stays
         ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
                                     s.name, obj_.name, out->defined_in->name));
         multiple_definition_ = true;
@@ -669,7 +675,6 @@ void merge_inputs(Context &ctx) {
   create_skeleton(ctx);
   find_live_functions(ctx);
   collect_prototype_strings(ctx);
-  bool failed = false;
   for (InputObject *obj : ctx.inputs) {
     InputMerger merger(ctx, *obj);
     try {
@@ -677,10 +682,10 @@ void merge_inputs(Context &ctx) {
     } catch (const InputError &e) {
       ctx.diag.fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
     }
-    failed |= merger.multiple_definition_;
+    // nvlink gives up after the first input whose merge reported errors.
+    if (merger.multiple_definition_)
+      ctx.diag.fatal("merge_elf failed");
   }
-  if (failed)
-    ctx.diag.fatal("merge_elf failed");
   // Relocations and per-function records are kept in nvlink's list order:
   // each new entry goes to the front.
   for (OutputSection *sec : ctx.out.sections) {

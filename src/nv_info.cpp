@@ -132,16 +132,14 @@ void build_nv_info(Context &ctx) {
                      std::set<const OutputSymbol *> &)>
       still_needed = [&](const OutputSymbol *f, std::vector<OutputSymbol *> &out,
                          std::set<const OutputSymbol *> &seen) {
-        for (OutputSymbol *s : externs_of[f]) {
-          if (!s)
-            continue;
-          if (!s->defined()) {
-            if (std::find(out.begin(), out.end(), s) == out.end())
-              out.push_back(s);
-          } else if (seen.insert(s).second) {
+        // The function's own unresolved references first, then what its
+        // resolved callees still need.
+        for (OutputSymbol *s : externs_of[f])
+          if (s && !s->defined() && std::find(out.begin(), out.end(), s) == out.end())
+            out.push_back(s);
+        for (OutputSymbol *s : externs_of[f])
+          if (s && s->defined() && seen.insert(s).second)
             still_needed(s, out, seen);
-          }
-        }
       };
 
   for (OutputSection *sec : ctx.out.sections) {
