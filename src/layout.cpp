@@ -178,7 +178,11 @@ void layout_memory(Context &ctx) {
   // Variables lose their memory-space bits; they are plain objects in an
   // executable. (sm_100+: the reserved-shared-memory symbols stay CUDA
   // variables and get the reserved window's offset and size.)
-  for (OutputSymbol *sym : ctx.out.globals) {
+  std::vector<OutputSymbol *> symbols = ctx.out.globals;
+  for (OutputSymbol *sym : ctx.out.locals)
+    if (sym->in_local_array)
+      symbols.push_back(sym);
+  for (OutputSymbol *sym : symbols) {
     if (ctx.arch.is_mercury() && sym->name.starts_with(".nv.reservedSmem.")) {
       sym->type = STT_CUDA_VARIABLE;
       if (sym->name == ".nv.reservedSmem.offset0")

@@ -271,7 +271,11 @@ private:
       }
       OutputSymbol *out = find_global(ctx_, s.name);
       if (!out) {
-        out = create_global(ctx_, s.name);
+        // A weak variable's section exists before its (local-array) symbol.
+        bool weak_definition = s.bind() == STB_WEAK && s.shndx != SHN_UNDEF;
+        if (weak_definition)
+          map_section(s.shndx);
+        out = create_global(ctx_, s.name, weak_definition);
         out->type = s.type();
         out->bind = s.bind();
         out->other = s.other;

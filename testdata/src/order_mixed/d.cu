@@ -1,0 +1,1 @@
+__device__ int f3(int x) { return x * 11 + 1; }

@@ -1,0 +1,4 @@
+// Compiled with -maxrregcount=32 (file-options in case.txt): the same mix<float> instantiation
+// gets fewer registers (and possibly spills) in this TU.
+#include "work.h"
+__global__ void k_narrow(const float *p, float *out, int n) { out[threadIdx.x] = mix(p + threadIdx.x, n); }
