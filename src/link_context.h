@@ -76,6 +76,7 @@ struct OutputSymbol {
   const InputObject *first_referenced_in = nullptr;
   u32 index = 0; // final .symtab index
   u32 create_seq = 0;
+  u64 def_order = 0; // (input index, symbol index) of the definition
 
   bool defined() const { return section != nullptr; }
   bool is_entry() const { return (other & STO_CUDA_ENTRY) != 0; }

@@ -158,6 +158,10 @@ private:
       fn = name.substr(6);
     else if (kind == SectionKind::FunctionInfo)
       fn = name.substr(9);
+    else if (kind == SectionKind::Constant && name.starts_with(".nv.constant0."))
+      fn = name.substr(14); // a kernel's parameter bank
+    else if (kind == SectionKind::Shared)
+      fn = name.substr(11);
     else
       return false;
     for (u32 k = 1; k < obj_.symbols.size(); k++) {
@@ -185,6 +189,7 @@ private:
     out->type = in.type();
     out->bind = in.bind();
     out->defined_in = &obj_;
+    out->def_order = (u64(obj_.index) << 32) | static_cast<u64>(&in - obj_.symbols.data());
   }
 
   // Pass 1.

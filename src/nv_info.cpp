@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace dlink {
@@ -80,9 +81,10 @@ void build_nv_info(Context &ctx) {
     return w;
   };
 
-  // Register counts propagate from callees to callers.
+  // Register counts propagate from callees to the kernels calling them
+  // (device functions keep their own).
   for (InfoRecord &r : module->records) {
-    if (r.attr != EIATTR_REGCOUNT || !r.sym || r.payload.size() < 8)
+    if (r.attr != EIATTR_REGCOUNT || !r.sym || r.payload.size() < 8 || !r.sym->is_entry())
       continue;
     u32 n = walk(r.sym).regs;
     // (The register count in a .text section's sh_info keeps the input's
@@ -117,9 +119,13 @@ void build_nv_info(Context &ctx) {
   }
   module->records = std::move(records);
 
-  // EXTERNS lists the symbols a function still needs from outside: a
-  // reference the link resolved is replaced by what the callee itself still
-  // needs, transitively.
+  // EXTERNS (measured; docs/notes/semantics-findings.md §5). A device
+  // function keeps its own still-undefined entries. A kernel keeps its own
+  // (`own`) and gains the still-undefined entries of every defined function
+  // it reaches (`add`), in definition order (input order, then symbol
+  // index). When `add` is not empty and the output has exactly one kernel,
+  // nvlink drops the record and appends a new one at the end of the
+  // section, listing own + add reversed.
   std::map<const OutputSymbol *, std::vector<OutputSymbol *>> externs_of;
   for (OutputSection *sec : ctx.out.sections) {
     if (sec->kind != SectionKind::FunctionInfo || !sec->func)
@@ -128,38 +134,65 @@ void build_nv_info(Context &ctx) {
       if (r.attr == EIATTR_EXTERNS)
         externs_of[sec->func].insert(externs_of[sec->func].end(), r.syms.begin(), r.syms.end());
   }
-  std::function<void(const OutputSymbol *, std::vector<OutputSymbol *> &,
-                     std::set<const OutputSymbol *> &)>
-      still_needed = [&](const OutputSymbol *f, std::vector<OutputSymbol *> &out,
-                         std::set<const OutputSymbol *> &seen) {
-        // The function's own unresolved references first, then what its
-        // resolved callees still need.
-        for (OutputSymbol *s : externs_of[f])
-          if (s && !s->defined() && std::find(out.begin(), out.end(), s) == out.end())
-            out.push_back(s);
-        for (OutputSymbol *s : externs_of[f])
-          if (s && s->defined() && seen.insert(s).second)
-            still_needed(s, out, seen);
-      };
+  size_t kernel_count = std::count_if(kernels.begin(), kernels.end(), [](const OutputSymbol *k) {
+    return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry();
+  });
+  auto reached_functions = [&](const OutputSymbol *kernel) {
+    std::set<const OutputSymbol *> seen{kernel};
+    std::vector<const OutputSymbol *> work{kernel}, found;
+    while (!work.empty()) {
+      const OutputSymbol *f = work.back();
+      work.pop_back();
+      auto range = callees.equal_range(f);
+      for (auto it = range.first; it != range.second; ++it)
+        if (seen.insert(it->second).second) {
+          work.push_back(it->second);
+          if (it->second->defined())
+            found.push_back(it->second);
+        }
+    }
+    std::sort(found.begin(), found.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
+      return a->def_order < b->def_order;
+    });
+    return found;
+  };
 
   for (OutputSection *sec : ctx.out.sections) {
     if (sec->kind != SectionKind::FunctionInfo)
       continue;
     std::vector<InfoRecord> kept;
+    std::optional<InfoRecord> moved;
     for (InfoRecord &r : sec->records) {
       if (r.attr == EIATTR_EXTERNS) {
-        std::vector<OutputSymbol *> needed;
-        std::set<const OutputSymbol *> seen{sec->func};
-        if (sec->func)
-          still_needed(sec->func, needed, seen);
-        r.syms = needed;
+        std::vector<OutputSymbol *> own, add;
+        auto listed = [&](const OutputSymbol *s) {
+          return std::find(own.begin(), own.end(), s) != own.end() ||
+                 std::find(add.begin(), add.end(), s) != add.end();
+        };
+        for (OutputSymbol *s : r.syms)
+          if (s && !s->defined() && !listed(s))
+            own.push_back(s);
+        if (sec->func && sec->func->is_entry())
+          for (const OutputSymbol *f : reached_functions(sec->func))
+            for (OutputSymbol *s : externs_of[f])
+              if (s && !s->defined() && !listed(s))
+                add.push_back(s);
+        r.syms = own;
+        r.syms.insert(r.syms.end(), add.begin(), add.end());
         if (r.syms.empty())
           continue;
         r.value = static_cast<u16>(4 * r.syms.size());
         r.payload.assign(4 * r.syms.size(), 0);
+        if (!add.empty() && kernel_count == 1) {
+          std::reverse(r.syms.begin(), r.syms.end());
+          moved = std::move(r);
+          continue;
+        }
       }
       kept.push_back(std::move(r));
     }
+    if (moved)
+      kept.push_back(std::move(*moved));
     sec->records = std::move(kept);
     // A recursive kernel's call-return stack size is unknown too.
     if (std::find(recursive_kernels.begin(), recursive_kernels.end(),
