@@ -58,7 +58,7 @@ private:
       return nullptr;
     if (sec_map_[i])
       return sec_map_[i];
-    if (is_dead_section(i))
+    if (is_dead_section(i) || holds_only_dropped_variables(i))
       return nullptr;
     const ElfSection &in = in_section(i);
     if (is_mercury_section(in))
@@ -170,6 +170,22 @@ private:
         return dropped_function(k);
     }
     return false;
+  }
+
+  // An uninitialised-data section whose every variable lost to an earlier
+  // weak definition adds nothing to the output.
+  bool holds_only_dropped_variables(u32 i) const {
+    auto it = dropped_ranges_.find(i);
+    if (it == dropped_ranges_.end() || occupies_file_space(in_section(i)))
+      return false;
+    for (const ElfSymbol &s : obj_.symbols)
+      if (s.shndx == i && s.type() != STT_SECTION) {
+        bool dropped = std::any_of(it->second.begin(), it->second.end(),
+                                   [&](const auto &r) { return r.first == s.value; });
+        if (!dropped)
+          return false;
+      }
+    return true;
   }
 
   // A function of this input whose definition does not reach the output.
@@ -295,8 +311,13 @@ private:
       if (s.shndx == SHN_UNDEF)
         continue;
       if (out->defined()) {
-        if (s.bind() == STB_WEAK || out->bind == STB_WEAK)
-          continue; // the first definition of a weak variable stays
+        if (s.bind() == STB_WEAK || out->bind == STB_WEAK) {
+          // The first definition of a weak variable stays. This copy's bytes
+          // remain in initialised data, but relocations inside it go, and in
+          // uninitialised data it takes no space.
+          dropped_ranges_[s.shndx].emplace_back(s.value, s.value + s.size);
+          continue;
+        }
         ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
                                     s.name, obj_.name, out->defined_in->name));
         multiple_definition_ = true;
@@ -571,6 +592,10 @@ private:
            (discarded_[r.sym] && !(in_section(in.info).flags & SHF_ALLOC)));
       if (dead_target && r.type != 0x48 && r.type != 0x49)
         continue;
+      if (auto d = dropped_ranges_.find(in.info); d != dropped_ranges_.end() &&
+          std::any_of(d->second.begin(), d->second.end(),
+                      [&](const auto &rg) { return r.offset >= rg.first && r.offset < rg.second; }))
+        continue;
       OutputReloc o;
       o.offset = r.offset + sec_off_[in.info];
       o.sym = mapped_symbol(r.sym);
@@ -645,6 +670,8 @@ private:
   // Function definitions of this input that lost to an earlier definition
   // (weak functions defined in several inputs).
   std::vector<bool> discarded_;
+  // Per input section: byte ranges of weak variables whose definition lost.
+  std::map<u32, std::vector<std::pair<u64, u64>>> dropped_ranges_;
 
 public:
   bool multiple_definition_ = false;
@@ -652,22 +679,34 @@ public:
 
 // Prototype strings go first in .strtab, in order of first appearance.
 void collect_prototype_strings(Context &ctx) {
+  auto &list = ctx.out.prototype_strings;
+  auto intern = [&](std::string_view s) {
+    if (!s.empty() && std::find(list.begin(), list.end(), s) == list.end())
+      list.push_back(s);
+  };
+  // Every signature string of every input, in section order: the call
+  // graph's address-taken and indirect-call blocks, then .nv.prototype;
+  // even those of functions dead-code elimination removes (nvlink interns
+  // them while reading the inputs).
   for (InputObject *obj : ctx.inputs) {
-    auto proto = obj->elf.find_section(".nv.prototype");
-    if (!proto)
-      continue;
-    const ElfSection &sec = obj->elf.sections[*proto];
-    if (sec.link >= obj->elf.sections.size())
-      continue;
-    const ElfSection &strtab = obj->elf.sections[obj->elf.sections[sec.link].link];
-    for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
-      u32 index = read_le<u32>(sec.data.data() + k);
-      if (index < obj->symbols.size() && !is_live_function(ctx, *obj, index))
+    for (const ElfSection &sec : obj->elf.sections) {
+      bool callgraph = sec.type == SHT_CUDA_CALLGRAPH;
+      if ((!callgraph && sec.type != SHT_CUDA_PROTOTYPE) || sec.link >= obj->elf.sections.size())
         continue;
-      std::string_view s = string_at(strtab, read_le<u32>(sec.data.data() + k + 4));
-      auto &list = ctx.out.prototype_strings;
-      if (std::find(list.begin(), list.end(), s) == list.end())
-        list.push_back(s);
+      const ElfSection &strtab = obj->elf.sections[obj->elf.sections[sec.link].link];
+      int block = 0;
+      for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
+        u32 a = read_le<u32>(sec.data.data() + k);
+        i32 b = read_le<i32>(sec.data.data() + k + 4);
+        if (!callgraph) {
+          intern(string_at(strtab, static_cast<u32>(b)));
+          continue;
+        }
+        if (a == 0 && b < 0)
+          block = -b;
+        else if (block == 2 || block == 3)
+          intern(string_at(strtab, static_cast<u32>(b)));
+      }
     }
   }
 }

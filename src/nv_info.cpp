@@ -137,13 +137,19 @@ void build_nv_info(Context &ctx) {
   size_t kernel_count = std::count_if(kernels.begin(), kernels.end(), [](const OutputSymbol *k) {
     return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry();
   });
+  // Reachability for EXTERNS also follows indirect calls (call-graph block 4:
+  // a function and the address-taken functions it may call).
+  std::multimap<const OutputSymbol *, const OutputSymbol *> reach_edges = callees;
+  for (auto &[caller, target] : ctx.out.indirect_targets)
+    if (caller && target)
+      reach_edges.emplace(caller, target);
   auto reached_functions = [&](const OutputSymbol *kernel) {
     std::set<const OutputSymbol *> seen{kernel};
     std::vector<const OutputSymbol *> work{kernel}, found;
     while (!work.empty()) {
       const OutputSymbol *f = work.back();
       work.pop_back();
-      auto range = callees.equal_range(f);
+      auto range = reach_edges.equal_range(f);
       for (auto it = range.first; it != range.second; ++it)
         if (seen.insert(it->second).second) {
           work.push_back(it->second);

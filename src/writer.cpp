@@ -420,14 +420,33 @@ void write_output(Context &ctx) {
       for (auto it = out.call_edges.rbegin(); it != out.call_edges.rend(); ++it)
         if (it->first == caller)
           put(idx(it->first), static_cast<i32>(idx(it->second)));
+    // Address-taken functions in symbol order; indirect call sites and
+    // their possible targets grouped by function (in symbol order), each
+    // group most recent first, targets listed once per function.
+    auto by_index = [&](auto list) {
+      std::stable_sort(list.begin(), list.end(),
+                       [&](const auto &x, const auto &y) { return idx(x.first) < idx(y.first); });
+      return list;
+    };
+    auto grouped_recent_first = [&](auto list, bool unique) {
+      std::reverse(list.begin(), list.end());
+      if (unique) {
+        decltype(list) seen;
+        for (auto &e : list)
+          if (std::find(seen.begin(), seen.end(), e) == seen.end())
+            seen.push_back(e);
+        list = seen;
+      }
+      return by_index(list);
+    };
     put(0, -2);
-    for (auto &[a, p] : out.address_taken)
+    for (auto &[a, p] : by_index(out.address_taken))
       put(idx(a), static_cast<i32>(strtab.add(p)));
     put(0, -3);
-    for (auto &[a, p] : out.indirect_calls)
+    for (auto &[a, p] : grouped_recent_first(out.indirect_calls, false))
       put(idx(a), static_cast<i32>(strtab.add(p)));
     put(0, -4);
-    for (auto &[a, b] : out.indirect_targets)
+    for (auto &[a, b] : grouped_recent_first(out.indirect_targets, true))
       put(idx(a), static_cast<i32>(idx(b)));
     callgraph->size = d.size();
   }
