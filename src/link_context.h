@@ -17,6 +17,7 @@
 #include "dlink/options.h"
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -212,6 +213,8 @@ struct OutputModel {
   std::vector<OutputSection *> deferred_sections;
   std::unordered_map<std::string_view, OutputSection *> deferred_by_name;
   OutputSection *merc_symtab = nullptr;
+  // Names of weak functions defined by the inputs merged so far.
+  std::set<std::string_view> weak_function_names;
   std::vector<std::string_view> prototype_strings;
 
   // .nv.callgraph blocks.

@@ -22,6 +22,7 @@
 #include "output_model.h"
 
 #include <algorithm>
+#include <set>
 
 namespace dlink {
 
@@ -39,6 +40,13 @@ public:
         discarded_(obj.symbols.size(), false) {}
 
   void run() {
+    // Weak functions an earlier input already defined (live or not).
+    for (u32 i = 1; i < obj_.symbols.size(); i++) {
+      const ElfSymbol &s = obj_.symbols[i];
+      if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF &&
+          ctx_.out.weak_function_names.count(s.name))
+        later_weak_copy_.insert(i);
+    }
     merge_function_symbols();
     merge_other_symbols();
     merge_section_symbols();
@@ -47,6 +55,9 @@ public:
     obj_.sec_map = sec_map_;
     obj_.sec_off = sec_off_;
     obj_.discarded = discarded_;
+    for (const ElfSymbol &s : obj_.symbols)
+      if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF)
+        ctx_.out.weak_function_names.insert(s.name);
   }
 
 private:
@@ -586,10 +597,13 @@ private:
     for (const ElfReloc &r : relocs) {
       // References to removed functions vanish, except the clears that
       // exist for exactly that case (R_CUDA_UNUSED_CLEAR*).
-      bool dead_target =
-          r.sym && r.sym < obj_.symbols.size() &&
-          (!is_live_function(ctx_, obj_, r.sym) ||
-           (discarded_[r.sym] && !(in_section(in.info).flags & SHF_ALLOC)));
+      bool known = r.sym && r.sym < obj_.symbols.size();
+      bool dead_target = known && !is_live_function(ctx_, obj_, r.sym);
+      // A later copy of a weak function: its debug records go, without
+      // clearing (the name resolves to the first copy).
+      if (known && (discarded_[r.sym] || later_weak_copy_.count(r.sym)) &&
+          !(in_section(in.info).flags & SHF_ALLOC))
+        continue;
       if (dead_target && r.type != 0x48 && r.type != 0x49)
         continue;
       if (auto d = dropped_ranges_.find(in.info); d != dropped_ranges_.end() &&
@@ -670,6 +684,7 @@ private:
   // Function definitions of this input that lost to an earlier definition
   // (weak functions defined in several inputs).
   std::vector<bool> discarded_;
+  std::set<u32> later_weak_copy_;
   // Per input section: byte ranges of weak variables whose definition lost.
   std::map<u32, std::vector<std::pair<u64, u64>>> dropped_ranges_;
 
