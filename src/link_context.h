@@ -215,6 +215,8 @@ struct OutputModel {
   OutputSection *merc_symtab = nullptr;
   // Names of weak functions defined by the inputs merged so far.
   std::set<std::string_view> weak_function_names;
+  // Weak function name -> index of the input whose definition is kept.
+  std::map<std::string_view, u32> weak_winner;
   std::vector<std::string_view> prototype_strings;
 
   // .nv.callgraph blocks.

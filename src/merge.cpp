@@ -44,7 +44,7 @@ public:
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
       const ElfSymbol &s = obj_.symbols[i];
       if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF &&
-          ctx_.out.weak_function_names.count(s.name))
+          ctx_.out.weak_function_names.count(s.name) && !is_weak_winner(s.name))
         later_weak_copy_.insert(i);
     }
     merge_function_symbols();
@@ -199,6 +199,21 @@ private:
     return true;
   }
 
+  bool names_discarded_function(std::string_view fn) const {
+    for (u32 k = 1; k < obj_.symbols.size(); k++)
+      if (obj_.symbols[k].type() == STT_FUNC && obj_.symbols[k].shndx != SHN_UNDEF &&
+          obj_.symbols[k].name == fn)
+        return discarded_[k] && is_live_function(ctx_, obj_, k);
+    return false;
+  }
+
+  // Whether this input's copy of weak function `name` is the one kept: the
+  // copy with the fewest registers (the first on ties).
+  bool is_weak_winner(std::string_view name) const {
+    auto it = ctx_.out.weak_winner.find(name);
+    return it == ctx_.out.weak_winner.end() || it->second == obj_.index;
+  }
+
   // A function of this input whose definition does not reach the output.
   bool dropped_function(u32 i) const {
     return i < obj_.symbols.size() && (!is_live_function(ctx_, obj_, i) || discarded_[i]);
@@ -239,6 +254,17 @@ private:
       sym_map_[i] = out;
       if (s.shndx == SHN_UNDEF)
         continue;
+      if (!out->defined() && s.bind() == STB_WEAK && !is_weak_winner(s.name)) {
+        // Another input's copy of this weak function wins (fewer registers);
+        // the output section keeps this first occurrence's place.
+        if (!find_section(ctx_, in_section(s.shndx).name))
+          create_section(ctx_, in_section(s.shndx).name, in_section(s.shndx).type,
+                         in_section(s.shndx).flags & ~u64(SHF_INFO_LINK),
+                         in_section(s.shndx).addralign, in_section(s.shndx).entsize);
+        discarded_[i] = true;
+        winner_elsewhere_.insert(i);
+        continue;
+      }
       if (out->defined()) {
         if (s.bind() == STB_WEAK || out->bind == STB_WEAK) {
           // The first definition stays; this input's copy is dropped.
@@ -422,6 +448,8 @@ private:
       case SectionKind::FunctionInfo:
         if (!is_dead_section(i))
           merge_function_info(in);
+        else if (names_discarded_function(in.name.substr(9)) && !find_section(ctx_, in.name))
+          create_section(ctx_, in.name, SHT_CUDA_INFO, SHF_INFO_LINK, 4); // place kept
         break;
       case SectionKind::Reloc:
         if (!is_dead_section(i))
@@ -601,8 +629,8 @@ private:
       bool dead_target = known && !is_live_function(ctx_, obj_, r.sym);
       // A later copy of a weak function: its debug records go, without
       // clearing (the name resolves to the first copy).
-      if (known && (discarded_[r.sym] || later_weak_copy_.count(r.sym)) &&
-          !(in_section(in.info).flags & SHF_ALLOC))
+      if (known && !(in_section(in.info).flags & SHF_ALLOC) && !winner_elsewhere_.count(r.sym) &&
+          (discarded_[r.sym] || later_weak_copy_.count(r.sym)))
         continue;
       if (dead_target && r.type != 0x48 && r.type != 0x49)
         continue;
@@ -685,6 +713,8 @@ private:
   // (weak functions defined in several inputs).
   std::vector<bool> discarded_;
   std::set<u32> later_weak_copy_;
+  // Weak copies that lose to a later input's (their debug records stay).
+  std::set<u32> winner_elsewhere_;
   // Per input section: byte ranges of weak variables whose definition lost.
   std::map<u32, std::vector<std::pair<u64, u64>>> dropped_ranges_;
 
@@ -734,9 +764,34 @@ bool is_driver_function(std::string_view name) {
 
 } // namespace
 
+// Among the definitions of a weak function, nvlink keeps the one with the
+// lowest EIATTR_REGCOUNT (the first on ties), whatever the link order.
+void choose_weak_definitions(Context &ctx) {
+  std::map<std::string_view, std::pair<u32, u32>> best; // name -> (regs, input)
+  for (const InputObject *obj : ctx.inputs) {
+    std::map<u32, u32> regs;
+    if (const ElfSection *info = obj->elf.section_named(".nv.info"))
+      for (const EiRecord &r : parse_eiattrs(info->data))
+        if (r.attr == EIATTR_REGCOUNT && r.payload.size() >= 8)
+          regs[r.payload_u32(0)] = r.payload_u32(1);
+    for (u32 i = 1; i < obj->symbols.size(); i++) {
+      const ElfSymbol &s = obj->symbols[i];
+      if (s.type() != STT_FUNC || s.bind() != STB_WEAK || s.shndx == SHN_UNDEF)
+        continue;
+      u32 n = regs.count(i) ? regs[i] : ~0u;
+      auto it = best.find(s.name);
+      if (it == best.end() || n < it->second.first)
+        best[s.name] = {n, obj->index};
+    }
+  }
+  for (auto &[name, choice] : best)
+    ctx.out.weak_winner[name] = choice.second;
+}
+
 void merge_inputs(Context &ctx) {
   create_skeleton(ctx);
   find_live_functions(ctx);
+  choose_weak_definitions(ctx);
   collect_prototype_strings(ctx);
   for (InputObject *obj : ctx.inputs) {
     InputMerger merger(ctx, *obj);
