@@ -39,7 +39,7 @@ KernelFilter kernel_filter(const Context &ctx) {
     for (const std::string &p : ctx.opts.kernels_used)
       f.patterns.push_back("*" + p + "*");
   } else if (!ctx.opts.ignore_host_info && ctx.all_inputs_have_host_refs &&
-             !ctx.host_kernel_patterns.empty()) {
+             ctx.host_refs_list_kernels) {
     f.mode = KernelFilter::Mode::HostReferences;
     for (std::string_view p : ctx.host_kernel_patterns)
       f.patterns.emplace_back(p);

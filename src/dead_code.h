@@ -17,8 +17,10 @@ namespace dlink {
 //     Applies to any input kind, even with -ignore-host-info.
 //   * otherwise, unless -ignore-host-info: when every object read is a host
 //     object with .nvHR lists (no cubin, fatbin, PTX, host-only or non-rdc
-//     object, no cubin archive member) and their .nvHRKE/.nvHRKI lists hold
-//     at least one pattern, only kernels matching one of those glob patterns.
+//     object, no cubin archive member) and one of their .nvHRKE/.nvHRKI
+//     sections is longer than one NUL byte, only kernels matching one of
+//     those glob patterns (none at all for an `ld -r` object whose lists are
+//     "\0\0": nvlink then drops every kernel).
 //     -use-host-info changes nothing.
 //   * otherwise every kernel.
 // Variables are never removed.

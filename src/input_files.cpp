@@ -277,6 +277,7 @@ private:
     if (!ho.host_refs.present || !ho.is_relocatable()) {
       ctx_.all_inputs_have_host_refs = false;
     } else {
+      ctx_.host_refs_list_kernels |= ho.host_refs.lists_kernels();
       for (auto *list : {&ho.host_refs.kernels_external, &ho.host_refs.kernels_internal})
         ctx_.host_kernel_patterns.insert(ctx_.host_kernel_patterns.end(), list->begin(),
                                          list->end());

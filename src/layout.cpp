@@ -42,6 +42,20 @@ void place_shared_variables(OutputSection *sec) {
     sec->size = offset;
 }
 
+// The reserved shared window (sm_110's workaround variable lives there)
+// starts after the 0x40 bytes .nv.reservedSmem.offset0 names.
+void place_reserved_shared_variables(OutputSection *sec) {
+  constexpr u64 kReservedStart = 0x40;
+  u64 offset = kReservedStart;
+  for (OutputSymbol *v : sec->shared_vars) {
+    offset = align_to(offset, std::max<u64>(v->value, 1));
+    v->value = offset;
+    offset += v->size;
+  }
+  if (!sec->shared_vars.empty())
+    sec->size = offset;
+}
+
 } // namespace
 
 // Dynamic shared memory: a kernel that (itself or through a callee) uses an
@@ -161,6 +175,10 @@ void layout_memory(Context &ctx) {
         sec->removed = true;
       else
         sec->size += reserved_shared_bytes(ctx);
+      sec->type = SHT_NOBITS;
+      break;
+    case SectionKind::SharedReserved:
+      place_reserved_shared_variables(sec);
       sec->type = SHT_NOBITS;
       break;
     case SectionKind::Global:

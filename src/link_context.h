@@ -118,6 +118,7 @@ enum class SectionKind {
   Global,         // .nv.global
   Shared,         // .nv.shared.<k>
   DebugShared,    // .nv_debug.shared (marks use of dynamic shared memory)
+  SharedReserved, // .nv.shared.reserved.<n> (sm_110 workaround variables)
   Reloc,          // .rel / .rela
   Callgraph,
   Prototype,
@@ -252,9 +253,11 @@ struct Context {
   // --register-link-binaries ids, link order (registration.h).
   std::vector<std::string> link_binary_ids;
   // Host-reference kernel pruning (dead_code.h): whether every object read
-  // was a host object carrying .nvHR lists, and their kernel patterns
-  // (.nvHRKE, .nvHRKI).
+  // was a host object carrying .nvHR lists, whether one of them lists
+  // kernels (HostRefs::lists_kernels), and the kernel patterns (.nvHRKE,
+  // .nvHRKI).
   bool all_inputs_have_host_refs = true;
+  bool host_refs_list_kernels = false;
   std::vector<std::string_view> host_kernel_patterns;
   OutputModel out;
   ElfFile output_elf;

@@ -356,12 +356,15 @@ private:
     std::string_view sass;
     u32 type;
     u64 flags;
+    bool own_bytes = false; // the inputs' bytes, not the SASS twin's
     OutputSection *sec = nullptr;
   };
   std::vector<DataTwin> data_twins_ = {
       {".nv.merc.nv.constant.user", ".nv.constant3", 0x7000007c, kMercFlag | SHF_ALLOC},
       {".nv.merc.nv.global.init", ".nv.global.init", SHT_CUDA_GLOBAL_INIT,
        kMercFlag | SHF_ALLOC | SHF_WRITE},
+      {".nv.merc.nv.shared.reserved.0", ".nv.shared.reserved.0", SHT_CUDA_SHARED_RESERVED,
+       kMercFlag | SHF_ALLOC | SHF_WRITE, true},
   };
 
   void prepare_data_twins() {
@@ -378,9 +381,19 @@ private:
       t.sec->merc = true;
       t.sec->kind = SectionKind::Mercury;
       t.sec->twin = sass;
+      sass->symbol->merc.section = t.sec;
+      if (t.own_bytes) {
+        for (const InputMercury &in : inputs_)
+          if (const ElfSection *src = in.obj->elf.section_named(t.merc)) {
+            t.sec->data.assign(src->data.begin(), src->data.end());
+            t.sec->align = std::max<u64>(src->addralign, 1);
+            break;
+          }
+        t.sec->size = t.sec->data.size();
+        continue;
+      }
       t.sec->shares_twin_bytes = true;
       t.sec->size = sass->size;
-      sass->symbol->merc.section = t.sec;
     }
   }
 

@@ -362,6 +362,10 @@ private:
       }
       OutputSection *sec = map_section(s.shndx);
       define(out, s, sec, sec_off_[s.shndx]);
+      if (sec && sec->kind == SectionKind::SharedReserved) {
+        out->value = s.value; // the alignment, until layout
+        sec->shared_vars.push_back(out);
+      }
     }
   }
 

@@ -26,6 +26,8 @@ SectionKind classify_section(std::string_view name, u32 type) {
     return SectionKind::GlobalInit;
   if (name == ".nv.global")
     return SectionKind::Global;
+  if (type == SHT_CUDA_SHARED_RESERVED || name.starts_with(".nv.shared.reserved."))
+    return SectionKind::SharedReserved;
   if (name.starts_with(".nv.shared."))
     return SectionKind::Shared;
   if (name == ".nv.callgraph")

@@ -24,7 +24,14 @@ namespace fs = std::filesystem;
 
 // The name nvlink's in-process ptxas gives its input in messages.
 constexpr const char *kPtxFileName = "application ptx input";
-constexpr const char *kCubinFileName = "jit.cubin";
+// ptxas's default output name, which nvlink's in-process compiler records
+// as the object name in debug (-g) cubins; so no -o is given.
+constexpr const char *kCubinFileName = "elf.o";
+// Debug compilations record the input file name in the cubin's tkinfo note;
+// nvlink compiles from memory, so dlink passes small debug PTX as a string
+// (--input-as-string) and larger ones as a file (one argument is limited to
+// 128 KiB on Linux).
+constexpr size_t kMaxPtxArgument = 120 * 1024;
 
 bool is_executable_file(const fs::path &p) {
   std::error_code ec;
@@ -231,9 +238,15 @@ std::span<const u8> jit_compile_ptx(Context &ctx, std::string_view ptx,
                                  what));
   }
   std::vector<std::string> args = ptxas_arguments(ctx, entry_options);
-  args.push_back(kPtxFileName);
-  args.push_back("-o");
-  args.push_back(kCubinFileName);
+  bool debug = false;
+  for (const std::string &a : args)
+    debug |= a == "-g" || a == "--device-debug";
+  if (debug && ptx.size() <= kMaxPtxArgument) {
+    args.push_back("--input-as-string");
+    args.push_back(std::string(ptx));
+  } else {
+    args.push_back(kPtxFileName);
+  }
   RunResult r = run_in_dir(*ptxas, args, dir.path());
   if (!r.started)
     ctx.diag.fatal(fmt::format("Could not run '{}' to compile the PTX of '{}': {}", *ptxas, what,

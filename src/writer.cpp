@@ -89,6 +89,7 @@ int group_of(const OutputSection *sec) {
   case SectionKind::Shared:
   case SectionKind::Global:
   case SectionKind::DebugShared:
+  case SectionKind::SharedReserved:
     return 10;
   default:
     return 11;
@@ -210,7 +211,7 @@ void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &ord
     } else if (sec->kind == SectionKind::Text) {
       code.add(e);
     } else if (sec->kind == SectionKind::GlobalInit || sec->kind == SectionKind::Shared ||
-               sec->kind == SectionKind::Global) {
+               sec->kind == SectionKind::Global || sec->kind == SectionKind::SharedReserved) {
       if (!have_data)
         data.offset = e.offset;
       have_data = true;

@@ -221,6 +221,10 @@ HostObject read_host_object(std::span<const u8> bytes) {
         list = &obj.host_refs.constant_internal;
       else if (code == "CE")
         list = &obj.host_refs.constant_external;
+      if (code == "KI")
+        obj.host_refs.kernels_internal_size += s.size;
+      else if (code == "KE")
+        obj.host_refs.kernels_external_size += s.size;
       if (list) {
         obj.host_refs.present = true;
         auto items = split_nul_list(data_of(s));
