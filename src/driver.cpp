@@ -60,6 +60,8 @@ int link(const Options &opts, Diagnostics &diag) {
   layout_memory(ctx);        // shared/constant/global offsets fixed
   apply_relocations(ctx);    // link-time relocations applied, the rest kept
   build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed
+  if (opts.verbose)
+    report_resources(ctx);   // -v: gmem and per-kernel resource lines
   finish_sections(ctx);      // callgraph/prototype; global symbols fixed
   build_mercury(ctx);        // sm_100+: the capsule-Mercury twin sections
   write_output(ctx);         // section/symbol order, tables, headers, bytes

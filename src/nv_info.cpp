@@ -214,4 +214,76 @@ void build_nv_info(Context &ctx) {
   }
 }
 
+namespace {
+
+u32 record_u32(const OutputSection *sec, u8 attr, const OutputSymbol *sym, size_t word) {
+  if (!sec)
+    return 0;
+  for (const InfoRecord &r : sec->records) {
+    if (r.attr != attr || (sym && r.sym != sym))
+      continue;
+    if (r.format == EIFMT_SVAL && r.payload.size() >= 4 * (word + 1))
+      return read_le<u32>(r.payload.data() + 4 * word);
+    if (r.format != EIFMT_SVAL)
+      return r.value;
+  }
+  return 0;
+}
+
+} // namespace
+
+void report_resources(Context &ctx) {
+  // Global memory: initialised and uninitialised data; then every
+  // module-level constant bank.
+  u64 gmem = 0;
+  std::string banks;
+  OutputSection *module = nullptr;
+  for (OutputSection *sec : ctx.out.sections) {
+    if (sec->removed)
+      continue;
+    if (sec->kind == SectionKind::GlobalInit || sec->kind == SectionKind::Global)
+      gmem += sec->size;
+    if (sec->kind == SectionKind::ModuleInfo)
+      module = sec;
+    if (sec->kind == SectionKind::Constant && sec->name.find('.', 12) == std::string_view::npos)
+      banks += fmt::format(", {} bytes cmem[{}]", sec->size, sec->name.substr(12));
+  }
+  ctx.diag.info(fmt::format("{} bytes gmem{}", gmem, banks));
+
+  // Kernels, the most recently created first.
+  std::vector<OutputSymbol *> kernels;
+  for (OutputSymbol *sym : ctx.out.locals)
+    if (sym->in_local_array)
+      kernels.push_back(sym);
+  kernels.insert(kernels.end(), ctx.out.globals.begin(), ctx.out.globals.end());
+  std::sort(kernels.begin(), kernels.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
+    return a->create_seq > b->create_seq;
+  });
+  for (OutputSymbol *k : kernels) {
+    if (k->removed || !k->defined() || k->type != STT_FUNC || !k->is_entry())
+      continue;
+    std::string name(k->name);
+    OutputSection *info = find_section(ctx, ".nv.info." + name);
+    OutputSection *shared = find_section(ctx, ".nv.shared." + name);
+    OutputSection *bank0 = find_section(ctx, ".nv.constant0." + name);
+    u32 stack = record_u32(module, EIATTR_MIN_STACK_SIZE, k, 1);
+    if (stack == 0xffffffffu)
+      stack = 0; // not statically known
+    // The kernel's other banks (sm_75-89 OCG constants: ".nv.constant2.<k>").
+    std::string more_banks;
+    for (OutputSection *sec : ctx.out.sections)
+      if (sec->kind == SectionKind::Constant && !sec->removed &&
+          !sec->name.starts_with(".nv.constant0.") && sec->name.ends_with("." + name) &&
+          sec->name.find('.', 12) == sec->name.size() - name.size() - 1)
+        more_banks += fmt::format(", {} bytes cmem[{}]", sec->size,
+                                  sec->name.substr(12, sec->name.find('.', 12) - 12));
+    ctx.diag.info(fmt::format("Function properties for '{}':", k->name));
+    ctx.diag.info(fmt::format(
+        "used {} registers, used {} barriers, {} stack, {} bytes smem, {} bytes cmem[0]{}, 0 bytes lmem",
+        record_u32(module, EIATTR_REGCOUNT, k, 1), record_u32(info, EIATTR_NUM_BARRIERS, nullptr, 0),
+        stack, shared && !shared->removed ? shared->size : 0,
+        bank0 && !bank0->removed ? bank0->size : 0, more_banks));
+  }
+}
+
 } // namespace dlink

@@ -11,4 +11,9 @@ namespace dlink {
 // and drops metadata sections left empty.
 void build_nv_info(Context &ctx);
 
+// -v: nvlink's resource report ("N bytes gmem", then per kernel "Function
+// properties for 'k':" and "used N registers, used N barriers, N stack,
+// N bytes smem, N bytes cmem[0], N bytes lmem"), as info messages.
+void report_resources(Context &ctx);
+
 } // namespace dlink
