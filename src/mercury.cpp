@@ -211,31 +211,7 @@ private:
   }
 
   InfoRecord convert(const EiRecord &r, const InputMercury &in) {
-    InfoRecord out;
-    out.format = r.format;
-    out.attr = r.attr;
-    out.value = r.value;
-    out.payload.assign(r.payload.begin(), r.payload.end());
-    auto mapped = [&](u32 k) { return k < in.sym_map.size() ? in.sym_map[k] : nullptr; };
-    switch (r.attr) {
-    case EIATTR_REGCOUNT:
-    case EIATTR_FRAME_SIZE:
-    case EIATTR_MAX_STACK_SIZE:
-    case EIATTR_MIN_STACK_SIZE:
-    case EIATTR_CRS_STACK_SIZE:
-    case EIATTR_PARAM_CBANK:
-    case EIATTR_SAMPLER_INIT:
-      if (r.format == EIFMT_SVAL && r.payload.size() >= 4)
-        out.sym = mapped(r.payload_u32(0));
-      break;
-    case EIATTR_EXTERNS:
-      for (size_t k = 0; k + 4 <= r.payload.size(); k += 4)
-        out.syms.push_back(mapped(read_le<u32>(r.payload.data() + k)));
-      break;
-    default:
-      break;
-    }
-    return out;
+    return to_output_record(r, [&](u32 k) { return k < in.sym_map.size() ? in.sym_map[k] : nullptr; });
   }
 
   void build_function_info() {

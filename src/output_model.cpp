@@ -177,6 +177,34 @@ OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_defin
   return sym;
 }
 
+InfoRecord to_output_record(const EiRecord &r,
+                            const std::function<OutputSymbol *(u32)> &symbol_of) {
+  InfoRecord out;
+  out.format = r.format;
+  out.attr = r.attr;
+  out.value = r.value;
+  out.payload.assign(r.payload.begin(), r.payload.end());
+  switch (r.attr) {
+  case EIATTR_REGCOUNT:
+  case EIATTR_FRAME_SIZE:
+  case EIATTR_MAX_STACK_SIZE:
+  case EIATTR_MIN_STACK_SIZE:
+  case EIATTR_CRS_STACK_SIZE:
+  case EIATTR_PARAM_CBANK:
+  case EIATTR_SAMPLER_INIT:
+    if (r.format == EIFMT_SVAL && r.payload.size() >= 4)
+      out.sym = symbol_of(r.payload_u32(0));
+    break;
+  case EIATTR_EXTERNS:
+    for (size_t k = 0; k + 4 <= r.payload.size(); k += 4)
+      out.syms.push_back(symbol_of(read_le<u32>(r.payload.data() + k)));
+    break;
+  default:
+    break;
+  }
+  return out;
+}
+
 OutputSymbol *create_local(Context &ctx, std::string_view name) {
   auto *sym = ctx.arena.make<OutputSymbol>();
   sym->name = ctx.arena.save(name);

@@ -4,6 +4,8 @@
 
 #include "link_context.h"
 
+#include <functional>
+
 namespace dlink {
 
 // Classifies a section by name and type.
@@ -40,6 +42,11 @@ OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_defin
 // .strtab now, unlike global names).
 OutputSymbol *create_local(Context &ctx, std::string_view name);
 OutputSymbol *find_global(Context &ctx, std::string_view name);
+
+// An input EIATTR record as an output record: the symbol fields (REGCOUNT,
+// FRAME_SIZE, PARAM_CBANK, EXTERNS...) are mapped through `symbol_of`.
+InfoRecord to_output_record(const EiRecord &r,
+                            const std::function<OutputSymbol *(u32)> &symbol_of);
 
 // The relocation section for `target` (".rela<name>" or ".rel<name>"),
 // created on first use.
