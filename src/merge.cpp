@@ -20,6 +20,7 @@
 
 #include "dead_code.h"
 #include "output_model.h"
+#include "validate.h"
 
 #include <algorithm>
 #include <set>
@@ -770,6 +771,13 @@ void choose_weak_definitions(Context &ctx) {
 }
 
 void merge_inputs(Context &ctx) {
+  for (InputObject *obj : ctx.inputs) {
+    try {
+      validate_cubin(*obj);
+    } catch (const InputError &e) {
+      ctx.diag.fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
+    }
+  }
   create_skeleton(ctx);
   find_live_functions(ctx);
   choose_weak_definitions(ctx);

@@ -1,0 +1,99 @@
+// Structural validation of input cubins (validate.h).
+//
+// The reader (elf.cpp) guarantees that headers and section bytes lie inside
+// the file; this stage checks the cross references between them, so that the
+// merge can index freely. nvlink itself crashes on many such inputs; dlink
+// reports them as corrupt instead.
+#include "validate.h"
+
+#include "dlink/reloc_types.h"
+
+namespace dlink {
+
+namespace {
+
+[[noreturn]] void corrupt(const std::string &what) { throw InputError(what); }
+
+bool is_reloc(u32 type) {
+  return type == SHT_REL || type == SHT_RELA || type == SHT_CUDA_MERC_RELA ||
+         type == SHT_CUDA_RESOLVED_RELA || type == SHT_CUDA_MERC_RESOLVED_RELA;
+}
+
+bool is_symtab(u32 type) { return type == SHT_SYMTAB || type == SHT_CUDA_MERC_SYMTAB; }
+
+} // namespace
+
+void validate_cubin(const InputObject &obj) {
+  const ElfFile &elf = obj.elf;
+  const size_t nsec = elf.sections.size();
+  const size_t nsym = obj.symbols.size();
+
+  for (size_t i = 1; i < nsec; i++) {
+    const ElfSection &s = elf.sections[i];
+    if (s.addralign > 4096 || (s.addralign & (s.addralign - 1)))
+      corrupt(fmt::format("section {} has an invalid alignment", i));
+    if (s.link >= nsec)
+      corrupt(fmt::format("section {} links to a missing section", i));
+    if (is_symtab(s.type)) {
+      read_symbols(elf, s); // checks entry size and names
+      for (const ElfSymbol &sym : read_symbols(elf, s))
+        if (sym.shndx >= nsec && sym.shndx < 0xff00)
+          corrupt(fmt::format("symbol '{}' refers to a missing section", sym.name));
+    }
+    if (is_reloc(s.type)) {
+      if (s.info == 0 || s.info >= nsec)
+        corrupt(fmt::format("relocation section {} targets a missing section", i));
+      const ElfSection &target = elf.sections[s.info];
+      const ElfSection &symtab = elf.sections[s.link];
+      if (!is_symtab(symtab.type))
+        corrupt(fmt::format("relocation section {} has no symbol table", i));
+      size_t table_syms = symtab.data.size() / kSymSize;
+      for (const ElfReloc &r : read_relocs(s)) {
+        if (r.sym >= table_syms)
+          corrupt(fmt::format("relocation in section {} names a missing symbol", i));
+        const RelocDesc *desc = find_reloc(r.type);
+        u64 width = desc ? reloc_field_bytes(*desc) : 0;
+        bool sized = occupies_file_space(target) && target.type != SHT_CUDA_CAPMERC_TEXT;
+        if (sized && (r.offset > target.size || width > target.size - r.offset))
+          corrupt(fmt::format("relocation at 0x{:x} lies outside section {}", r.offset, s.info));
+      }
+    }
+    if (s.type == SHT_CUDA_INFO || s.type == SHT_CUDA_MERC_INFO || s.type == SHT_CUDA_COMPAT) {
+      for (const EiRecord &rec : parse_eiattrs(s.data)) {
+        bool names_symbol = rec.format == EIFMT_SVAL && rec.payload.size() >= 4 &&
+                            (rec.attr == EIATTR_REGCOUNT || rec.attr == EIATTR_FRAME_SIZE ||
+                             rec.attr == EIATTR_MAX_STACK_SIZE || rec.attr == EIATTR_PARAM_CBANK ||
+                             rec.attr == EIATTR_MIN_STACK_SIZE || rec.attr == EIATTR_CRS_STACK_SIZE);
+        if (s.type == SHT_CUDA_INFO && names_symbol && rec.payload_u32(0) >= nsym)
+          corrupt(fmt::format("{} names a missing symbol", eiattr_name(rec.attr)));
+        if (s.type == SHT_CUDA_INFO && rec.attr == EIATTR_EXTERNS)
+          for (size_t k = 0; k + 4 <= rec.payload.size(); k += 4)
+            if (read_le<u32>(rec.payload.data() + k) >= nsym)
+              corrupt("EIATTR_EXTERNS names a missing symbol");
+      }
+    }
+    if (s.type == SHT_CUDA_CALLGRAPH || s.type == SHT_CUDA_PROTOTYPE) {
+      if (s.link == 0 || !is_symtab(elf.sections[s.link].type))
+        corrupt(fmt::format("section {} has no symbol table", i));
+      const ElfSection &strtab = elf.sections[elf.sections[s.link].link];
+      int block = 0;
+      for (size_t k = 0; k + 8 <= s.data.size(); k += 8) {
+        u32 a = read_le<u32>(s.data.data() + k);
+        i32 b = read_le<i32>(s.data.data() + k + 4);
+        if (s.type == SHT_CUDA_CALLGRAPH && a == 0 && b < 0) {
+          block = -b;
+          continue;
+        }
+        if (a >= nsym)
+          corrupt(fmt::format("section {} names a missing symbol", i));
+        bool string_field = s.type == SHT_CUDA_PROTOTYPE || block == 2 || block == 3;
+        if (string_field)
+          string_at(strtab, static_cast<u32>(b)); // throws when out of range
+        else if (static_cast<u32>(b) >= nsym)
+          corrupt(fmt::format("section {} names a missing symbol", i));
+      }
+    }
+  }
+}
+
+} // namespace dlink
