@@ -286,8 +286,12 @@ private:
     // (whole-program code in .nv_fatbin, plain host code), add nothing.
     if (!ho.is_relocatable() || !ho.has_relfatbin)
       return;
-    ctx_.link_binary_ids.push_back(ho.module_id ? std::string(*ho.module_id)
-                                                : registration_id_for_path(name));
+    // Every module id (an `ld -r` object has several), though only the
+    // first container's code is read.
+    if (ho.module_ids.empty())
+      ctx_.link_binary_ids.push_back(registration_id_for_path(name));
+    for (std::string_view id : ho.module_ids)
+      ctx_.link_binary_ids.emplace_back(id);
     if (!is_fatbin(ho.relfatbin_to_eof))
       fatal2(diag(), fmt::format(nvlink_msg::kCouldNotFindFatbin, name),
              nvlink_msg::kInternalError);

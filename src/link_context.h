@@ -43,6 +43,8 @@ struct InputObject {
   std::vector<OutputSection *> sec_map;
   std::vector<u64> sec_off;
   std::vector<bool> discarded;
+  // Weak function copies whose debug records nvlink drops.
+  std::vector<bool> dropped_debug_copies;
 };
 
 struct OutputSymbol {

@@ -241,6 +241,18 @@ private:
     }
   }
 
+  // Whether Mercury symbol `k` of an input names a weak function copy whose
+  // debug records are dropped.
+  bool dropped_copy(const InputMercury &in, u32 k) {
+    if (k == 0 || k >= in.symbols.size())
+      return false;
+    const InputObject &obj = *in.obj;
+    for (u32 j = 1; j < obj.symbols.size(); j++)
+      if (obj.symbols[j].name == in.symbols[k].name && j < obj.dropped_debug_copies.size())
+        return obj.dropped_debug_copies[j];
+    return false;
+  }
+
   InputMercury *input_of(const InputObject *obj) {
     for (InputMercury &in : inputs_)
       if (in.obj == obj)
@@ -310,6 +322,10 @@ private:
       base = it->second;
     for (const ElfReloc &r : read_relocs(src)) {
       OutputSymbol *sym = r.sym < in.sym_map.size() ? in.sym_map[r.sym] : nullptr;
+      // Debug records of a dropped weak copy go (as in the SASS world).
+      if (!(src.flags & SHF_ALLOC) && target->type != SHT_CUDA_CAPMERC_TEXT &&
+          dropped_copy(in, r.sym))
+        continue;
       bool clear = r.type == kMercuryRelocBase + 0x0e;
       if (r.sym && !sym && !clear)
         continue; // reference to a removed function

@@ -56,6 +56,10 @@ public:
     obj_.sec_map = sec_map_;
     obj_.sec_off = sec_off_;
     obj_.discarded = discarded_;
+    obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
+    for (u32 k = 0; k < obj_.symbols.size(); k++)
+      obj_.dropped_debug_copies[k] =
+          (discarded_[k] && !winner_elsewhere_.count(k)) || later_weak_copy_.count(k);
     for (const ElfSymbol &s : obj_.symbols)
       if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF)
         ctx_.out.weak_function_names.insert(s.name);
@@ -148,13 +152,95 @@ private:
     u64 offset = align_to(out->size, align);
     if (out->has_file_data()) {
       out->data.resize(offset, 0);
-      out->data.insert(out->data.end(), in.data.begin(), in.data.end());
+      if (ctx_.arch.is_mercury() && out->kind == SectionKind::Debug && in.name == ".debug_frame") {
+        std::vector<u8> kept = filter_debug_frame(i);
+        out->data.insert(out->data.end(), kept.begin(), kept.end());
+      } else {
+        out->data.insert(out->data.end(), in.data.begin(), in.data.end());
+      }
       out->size = out->data.size();
     } else {
       out->size = offset + in.size;
     }
     sec_map_[i] = out;
     sec_off_[i] = offset;
+  }
+
+  // sm_100+: nvlink rewrites .debug_frame without the entries (FDEs) of
+  // functions that do not reach the output, and without the CIEs no kept
+  // entry uses. Records which input byte ranges survive, and where.
+  std::vector<u8> filter_debug_frame(u32 i) {
+    const ElfSection &in = in_section(i);
+    const std::vector<u8> bytes(in.data.begin(), in.data.end());
+    struct Entry {
+      u64 start, end;
+      bool cie;
+      u64 cie_ref = 0; // FDE: offset of its CIE
+      bool keep = true;
+    };
+    std::vector<Entry> entries;
+    for (u64 pos = 0; pos + 8 <= bytes.size();) {
+      u32 len32 = read_le<u32>(bytes.data() + pos);
+      bool wide = len32 == 0xffffffffu;
+      u64 header = wide ? 12 : 4;
+      if (wide && pos + 20 > bytes.size())
+        break;
+      u64 len = wide ? read_le<u64>(bytes.data() + pos + 4) : len32;
+      u64 id = wide ? read_le<u64>(bytes.data() + pos + 12) : read_le<u32>(bytes.data() + pos + 4);
+      bool cie = wide ? id == ~u64{0} : id == 0xffffffffu;
+      if (len == 0 || pos + header + len > bytes.size())
+        break;
+      entries.push_back({pos, pos + header + len, cie});
+      pos += header + len;
+    }
+    // An FDE's function and CIE come from its relocations.
+    u64 last_cie = 0;
+    for (Entry &e : entries) {
+      if (e.cie) {
+        last_cie = e.start;
+        continue;
+      }
+      e.cie_ref = last_cie;
+      for (const ElfSection &rs : obj_.elf.sections) {
+        if ((rs.type != SHT_RELA && rs.type != SHT_REL) || rs.info != i)
+          continue;
+        for (const ElfReloc &r : read_relocs(rs)) {
+          if (r.offset < e.start || r.offset >= e.end || r.sym >= obj_.symbols.size())
+            continue;
+          const ElfSymbol &s = obj_.symbols[r.sym];
+          bool lost_copy = (discarded_[r.sym] && !winner_elsewhere_.count(r.sym)) ||
+                           later_weak_copy_.count(r.sym);
+          if (s.type() == STT_FUNC && (!is_live_function(ctx_, obj_, r.sym) || lost_copy))
+            e.keep = false;
+        }
+      }
+    }
+    for (Entry &e : entries)
+      if (e.cie)
+        e.keep = std::any_of(entries.begin(), entries.end(), [&](const Entry &f) {
+          return !f.cie && f.keep && f.cie_ref == e.start;
+        });
+    std::vector<u8> out;
+    auto &ranges = frame_ranges_[i];
+    for (const Entry &e : entries) {
+      if (!e.keep)
+        continue;
+      ranges.push_back({e.start, e.end, out.size()});
+      out.insert(out.end(), bytes.begin() + e.start, bytes.begin() + e.end);
+    }
+    return out;
+  }
+
+  // Where input offset `offset` of section `i` ended up (relative to the
+  // input's part of the merged section), if it survived.
+  std::optional<u64> surviving_offset(u32 i, u64 offset) const {
+    auto it = frame_ranges_.find(i);
+    if (it == frame_ranges_.end())
+      return offset;
+    for (const FrameRange &r : it->second)
+      if (offset >= r.start && offset < r.end)
+        return r.new_start + (offset - r.start);
+    return std::nullopt;
   }
 
   // Sections that belong to a function dead-code elimination removed:
@@ -620,8 +706,11 @@ private:
           std::any_of(d->second.begin(), d->second.end(),
                       [&](const auto &rg) { return r.offset >= rg.first && r.offset < rg.second; }))
         continue;
+      auto kept_at = surviving_offset(in.info, r.offset);
+      if (!kept_at)
+        continue; // inside a debug-frame entry that was removed
       OutputReloc o;
-      o.offset = r.offset + sec_off_[in.info];
+      o.offset = *kept_at + sec_off_[in.info];
       o.sym = mapped_symbol(r.sym);
       o.type = r.type;
       o.addend = r.addend;
@@ -695,6 +784,10 @@ private:
   // (weak functions defined in several inputs).
   std::vector<bool> discarded_;
   std::set<u32> later_weak_copy_;
+  struct FrameRange {
+    u64 start, end, new_start;
+  };
+  std::map<u32, std::vector<FrameRange>> frame_ranges_;
   // Weak copies that lose to a later input's (their debug records stay).
   std::set<u32> winner_elsewhere_;
   // Per input section: byte ranges of weak variables whose definition lost.

@@ -6,8 +6,9 @@
 //   DEFINE_REGISTER_FUNC(<id>)\n            (n lines)
 // with one line per host object read that has a __nv_relfatbin section
 // (input files and archive members actually taken, in link order, even when
-// the object had no code for -arch), whose id is the object's first
-// __nv_module_id string; .cubin, .fatbin and .ptx files given by path get an
+// the object had no code for -arch), one per __nv_module_id string (an
+// `ld -r` object has several; all are listed although only the first
+// container's code is linked); .cubin, .fatbin and .ptx files given by path get an
 // id made from their absolute path (cwd + "/" + path as written, not
 // normalised) with every character other than [A-Za-z0-9] replaced by '_'.
 // nvlink writes the file as the very last step, also when the link ended
