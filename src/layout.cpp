@@ -181,8 +181,13 @@ void layout_memory(Context &ctx) {
       place_reserved_shared_variables(sec);
       sec->type = SHT_NOBITS;
       break;
-    case SectionKind::Global:
     case SectionKind::DebugShared:
+      // sm_100+: the dynamic shared window starts after the reserved prefix.
+      if (ctx.arch.is_mercury())
+        sec->size = reserved_shared_bytes(ctx);
+      sec->type = SHT_NOBITS;
+      break;
+    case SectionKind::Global:
       sec->type = SHT_NOBITS;
       break;
     case SectionKind::GlobalInit:

@@ -45,6 +45,8 @@ struct InputObject {
   std::vector<bool> discarded;
   // Weak function copies whose debug records nvlink drops.
   std::vector<bool> dropped_debug_copies;
+  // Per input section: byte ranges of weak variables whose definition lost.
+  std::map<u32, std::vector<std::pair<u64, u64>>> dropped_ranges;
 };
 
 struct OutputSymbol {
@@ -107,6 +109,7 @@ struct InfoRecord {
   OutputSymbol *sym = nullptr;
   // EXTERNS: the symbols listed.
   std::vector<OutputSymbol *> syms;
+  bool moved_to_end = false; // EXTERNS re-created at the end of its section
 };
 
 enum class SectionKind {

@@ -227,17 +227,25 @@ private:
           create_merc(name, SHT_CUDA_MERC_INFO, kMercFlag | SHF_INFO_LINK, src->addralign);
       sec->twin = info;
       sec->func = info->func;
+      // EXTERNS mirrors the SASS section's final record (same list, same
+      // place: in position, or moved to the end).
+      const InfoRecord *sass_externs = nullptr;
+      for (const InfoRecord &r : info->records)
+        if (r.attr == EIATTR_EXTERNS)
+          sass_externs = &r;
       std::vector<EiRecord> recs = parse_eiattrs(src->data);
       for (auto it = recs.rbegin(); it != recs.rend(); ++it) {
         InfoRecord r = convert(*it, *in);
         if (r.attr == EIATTR_EXTERNS) {
-          std::erase_if(r.syms, [](OutputSymbol *s) { return !s || s->defined(); });
-          if (r.syms.empty())
+          if (!sass_externs || sass_externs->moved_to_end)
             continue;
+          r.syms = sass_externs->syms;
           r.payload.assign(4 * r.syms.size(), 0);
         }
         sec->records.push_back(std::move(r));
       }
+      if (sass_externs && sass_externs->moved_to_end)
+        sec->records.push_back(*sass_externs);
     }
   }
 
@@ -320,6 +328,19 @@ private:
     u64 base = 0;
     if (auto it = in.section_bias.find(src.info); it != in.section_bias.end())
       base = it->second;
+    // Data twins share the SASS section's layout: this input's part starts
+    // where its SASS section went.
+    std::optional<u32> sass_index;
+    if (target->shares_twin_bytes && target->twin)
+      sass_index = obj.elf.find_section(target->twin->renamed_from.empty()
+                                            ? target->twin->name
+                                            : std::string_view(".nv.constant3"));
+    if (sass_index && *sass_index < obj.sec_off.size())
+      base = obj.sec_off[*sass_index];
+    const std::vector<std::pair<u64, u64>> *dropped = nullptr;
+    if (sass_index)
+      if (auto it = obj.dropped_ranges.find(*sass_index); it != obj.dropped_ranges.end())
+        dropped = &it->second;
     for (const ElfReloc &r : read_relocs(src)) {
       OutputSymbol *sym = r.sym < in.sym_map.size() ? in.sym_map[r.sym] : nullptr;
       // Debug records of a dropped weak copy go (as in the SASS world).
@@ -329,6 +350,10 @@ private:
       bool clear = r.type == kMercuryRelocBase + 0x0e;
       if (r.sym && !sym && !clear)
         continue; // reference to a removed function
+      if (dropped && std::any_of(dropped->begin(), dropped->end(), [&](const auto &rg) {
+            return r.offset >= rg.first && r.offset < rg.second;
+          }))
+        continue; // inside a weak variable whose definition lost
       OutputReloc o;
       o.offset = r.offset + base;
       o.sym = sym;

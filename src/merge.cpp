@@ -56,6 +56,7 @@ public:
     obj_.sec_map = sec_map_;
     obj_.sec_off = sec_off_;
     obj_.discarded = discarded_;
+    obj_.dropped_ranges = dropped_ranges_;
     obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
     for (u32 k = 0; k < obj_.symbols.size(); k++)
       obj_.dropped_debug_copies[k] =

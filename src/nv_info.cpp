@@ -191,6 +191,7 @@ void build_nv_info(Context &ctx) {
         r.payload.assign(4 * r.syms.size(), 0);
         if (!add.empty() && kernel_count == 1) {
           std::reverse(r.syms.begin(), r.syms.end());
+          r.moved_to_end = true;
           moved = std::move(r);
           continue;
         }

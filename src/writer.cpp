@@ -13,6 +13,7 @@
 // section name ever created. Neither is compacted.
 #include "writer.h"
 
+#include "layout.h"
 #include "output_model.h"
 
 #include <algorithm>
@@ -324,7 +325,8 @@ void write_output(Context &ctx) {
 
   // Symbols: nvlink's local array, its global array, then locals created
   // after the globals were fixed.
-  auto emitted_local = [](const OutputSymbol *sym) {
+  u64 reserved = reserved_shared_bytes(ctx);
+  auto emitted_local = [&](const OutputSymbol *sym) {
     if (sym->removed || (sym->section && sym->section->removed))
       return false;
     // Section symbols exist only for sections of the kinds that have them,
@@ -332,7 +334,10 @@ void write_output(Context &ctx) {
     if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind))
       return false;
     SectionKind k = sym->is_section_symbol ? sym->section->kind : SectionKind::Other;
-    return !(sym->is_section_symbol && sym->section->size == 0 &&
+    // (sm_100+: a kernel's shared section holding only the reserved prefix
+    // counts as empty.)
+    u64 empty = ctx.arch.is_mercury() && k == SectionKind::Shared ? reserved : 0;
+    return !(sym->is_section_symbol && sym->section->size <= empty &&
              (k == SectionKind::Shared || k == SectionKind::Global ||
               k == SectionKind::DebugShared));
   };
