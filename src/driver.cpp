@@ -12,7 +12,9 @@
 #include "relocate.h"
 #include "writer.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 namespace dlink {
 
@@ -31,6 +33,31 @@ void check_command_line(Context &ctx) {
     ctx.diag.fatal("-g (debug link) is not supported by dlink yet");
   if (ctx.opts.lto)
     ctx.diag.fatal("-lto is not supported by dlink yet");
+  if (ctx.opts.preserve_relocs)
+    ctx.diag.fatal("-preserve-relocs is not supported by dlink yet");
+  if (ctx.opts.dump_callgraph || ctx.opts.dump_callgraph_no_demangle)
+    ctx.diag.fatal("-dump-callgraph is not supported by dlink yet");
+}
+
+// -time FILE|-: the CSV timing table. Without LTO nvlink has no sub-tool
+// rows to add: it writes the heading row when the file is empty ("-": to
+// stdout).
+void write_timing_table(const Options &opts) {
+  if (opts.time_file.empty())
+    return;
+  constexpr std::string_view kHeading = "source file name , phase name , phase input files , "
+                                        "phase output file , arch , tool, metric , unit\n";
+  if (opts.time_file == "-") {
+    std::fwrite(kHeading.data(), 1, kHeading.size(), stdout);
+    return;
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(opts.time_file, ec) && std::filesystem::file_size(opts.time_file, ec) > 0)
+    return;
+  if (FILE *f = std::fopen(opts.time_file.c_str(), "ab")) {
+    std::fwrite(kHeading.data(), 1, kHeading.size(), f);
+    std::fclose(f);
+  }
 }
 
 // nvlink stops after a stage that reported errors.
@@ -48,6 +75,7 @@ int finish(Context &ctx) {
 int link(const Options &opts, Diagnostics &diag) {
   Context ctx(opts, diag);
   check_command_line(ctx);
+  write_timing_table(opts);
 
   read_inputs(ctx);          // files -> relocatable cubins, in link order
   if (!checkpoint(ctx))
