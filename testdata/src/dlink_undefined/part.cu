@@ -1,0 +1,1 @@
+__device__ int defined_here(int x) { return x - 1; }
