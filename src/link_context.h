@@ -183,8 +183,9 @@ struct OutputSection {
   u32 index = 0; // final section index
 
   bool has_file_data() const {
+    // (The Mercury copy of the reserved shared window is stored in the file.)
     return type != SHT_NOBITS && type != SHT_CUDA_SHARED && type != SHT_CUDA_GLOBAL &&
-           type != SHT_CUDA_SHARED_RESERVED;
+           (type != SHT_CUDA_SHARED_RESERVED || merc);
   }
 };
 

@@ -116,7 +116,10 @@ private:
       u8 type = reserved ? u8{STT_CUDA_VARIABLE} : m.type();
       out->merc.info = ElfSymbol::make_info(out->bind, type);
       out->merc.other = m.other;
-      out->merc.value = m.type() == STT_FUNC ? m.value : out->value;
+      // Functions keep their Mercury value, reserved-shared variables show 0,
+      // other variables their place in the merged data (measured).
+      bool reserved_shared = out->section && out->section->kind == SectionKind::SharedReserved;
+      out->merc.value = m.type() == STT_FUNC ? m.value : reserved_shared ? 0 : out->value;
       out->merc.size = m.size;
     }
   }

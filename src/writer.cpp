@@ -402,6 +402,17 @@ void write_output(Context &ctx) {
     // A capsule starts with the section index of its SASS .text twin.
     if (sec->type == SHT_CUDA_CAPMERC_TEXT && sec->twin && sec->data.size() >= 4)
       write_le<u32>(sec->data.data(), sec->twin->index);
+    // sm_110: the reserved shared-memory descriptor (at 0x40 in the Mercury
+    // copy) records, at +0x20, where the names of the sections created
+    // after the merge start in .shstrtab (measured on every sm_110 golden).
+    if (sec->merc && sec->type == SHT_CUDA_SHARED_RESERVED && sec->data.size() >= 0x68) {
+      const OutputSection *first_late = nullptr;
+      for (const OutputSection *s : out.sections)
+        if (s->late && (!first_late || s->create_seq < first_late->create_seq))
+          first_late = s;
+      if (first_late)
+        write_le<u64>(sec->data.data() + 0x60, shstrtab.offset_of(first_late->name));
+    }
   }
   {
     std::vector<u8> &d = callgraph->data;
