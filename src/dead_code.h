@@ -10,7 +10,7 @@
 namespace dlink {
 
 // Which kernels are roots (measured on nvlink 13.0.88, docs/notes/inputs.md
-// "Kernel pruning"):
+// §10 "Kernel pruning"):
 //   * -kernels-used or -variables-used given: only kernels whose name
 //     contains one of the -kernels-used values ('*' matches any sequence;
 //     nothing else is special); -variables-used alone keeps no kernel.

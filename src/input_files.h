@@ -5,9 +5,12 @@
 
 namespace dlink {
 
-// Opens every input named on the command line, classifies it by content and
-// turns each device object into an InputObject in link order. Unsupported
-// input kinds are rejected with a clear fatal error.
+// Opens every input named on the command line (and the -l libraries, after
+// them), classifies it by extension and content as nvlink does (cubins, host
+// objects, .fatbin, .ptx, archives; see input_files.cpp) and turns each
+// device object into an InputObject in link order, compiling PTX with ptxas.
+// Also records ctx.link_binary_ids (--register-link-binaries) and the
+// host-reference information kernel pruning needs.
 void read_inputs(Context &ctx);
 
 } // namespace dlink

@@ -106,6 +106,152 @@ void layout_dynamic_shared(Context &ctx) {
   }
 }
 
+// Namespace-scope __shared__ variables get one offset for the whole program
+// (a device function's code is shared by all its callers); variables that
+// no kernel uses together may overlap. Measured rules
+// (docs/notes/semantics-findings.md §4): variables are grouped by the set of
+// kernels reaching them; within a group, larger alignment first, then
+// smaller size, then the later definition; groups are placed largest first,
+// each at the lowest offset clear of every placed variable that shares a
+// kernel with it. A kernel's .nv.shared.<k> then runs to the end of the
+// highest variable it reaches, aligned to the largest alignment of all
+// such variables. (Ties between equal-size groups are not fully understood.)
+void layout_namespace_shared(Context &ctx) {
+  std::vector<OutputSymbol *> vars;
+  bool dynamic = false;
+  for (auto &[name, sym] : ctx.out.extern_shared_by_name) {
+    if (sym->namespace_shared)
+      vars.push_back(sym);
+    else if (sym->extern_shared)
+      dynamic = true;
+  }
+  if (vars.empty())
+    return;
+  std::sort(vars.begin(), vars.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
+    return a->def_order < b->def_order;
+  });
+  if (OutputSection *debug = find_section(ctx, ".nv_debug.shared"); debug && !dynamic)
+    debug->removed = true;
+
+  std::multimap<const OutputSymbol *, const OutputSymbol *> users; // var -> function
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::Reloc && sec->target && sec->target->func)
+      for (const OutputReloc &r : sec->relocs)
+        if (r.sym && r.sym->namespace_shared)
+          users.emplace(r.sym, sec->target->func);
+  std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
+  for (auto &[caller, callee] : ctx.out.call_edges)
+    if (caller && callee)
+      callees.emplace(caller, callee);
+
+  // Kernels (by their shared section) and what they reach.
+  std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels;
+  for (OutputSection *shared : ctx.out.sections) {
+    if (shared->kind != SectionKind::Shared)
+      continue;
+    const OutputSymbol *kernel = find_global(ctx, shared->name.substr(11));
+    if (!kernel)
+      continue;
+    std::set<const OutputSymbol *> reached{kernel};
+    std::vector<const OutputSymbol *> work{kernel};
+    while (!work.empty()) {
+      const OutputSymbol *f = work.back();
+      work.pop_back();
+      auto range = callees.equal_range(f);
+      for (auto it = range.first; it != range.second; ++it)
+        if (reached.insert(it->second).second)
+          work.push_back(it->second);
+    }
+    kernels.emplace_back(shared, std::move(reached));
+  }
+  auto kernel_set = [&](const OutputSymbol *var) {
+    std::set<size_t> set;
+    auto range = users.equal_range(var);
+    for (auto it = range.first; it != range.second; ++it)
+      for (size_t k = 0; k < kernels.size(); k++)
+        if (kernels[k].second.count(it->second))
+          set.insert(k);
+    return set;
+  };
+
+  struct Group {
+    std::set<size_t> kernels;
+    std::vector<OutputSymbol *> vars;
+    std::vector<u64> offsets;
+    u64 size = 0, align = 1;
+  };
+  std::vector<Group> groups;
+  for (OutputSymbol *v : vars) {
+    std::set<size_t> set = kernel_set(v);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group &g) { return g.kernels == set; });
+    if (it == groups.end()) {
+      groups.push_back({set, {}, {}, 0, 1});
+      it = groups.end() - 1;
+    }
+    it->vars.push_back(v);
+  }
+  for (Group &g : groups) {
+    std::stable_sort(g.vars.begin(), g.vars.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
+      u64 aa = std::max<u64>(a->value, 1), ab = std::max<u64>(b->value, 1);
+      if (aa != ab)
+        return aa > ab;
+      if (a->size != b->size)
+        return a->size < b->size;
+      return a->def_order > b->def_order;
+    });
+    for (const OutputSymbol *v : g.vars) {
+      u64 align = std::max<u64>(v->value, 1);
+      g.size = align_to(g.size, align);
+      g.offsets.push_back(g.size);
+      g.size += v->size;
+      g.align = std::max(g.align, align);
+    }
+  }
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const Group &a, const Group &b) { return a.size > b.size; });
+
+  u64 max_align = 1;
+  for (const Group &g : groups)
+    max_align = std::max(max_align, g.align);
+  struct Placed {
+    u64 begin, end;
+    std::set<size_t> kernels;
+  };
+  std::vector<Placed> placed;
+  for (Group &g : groups) {
+    auto clashes = [&](u64 at) {
+      for (const Placed &p : placed) {
+        bool shared = std::any_of(g.kernels.begin(), g.kernels.end(),
+                                  [&](size_t k) { return p.kernels.count(k) > 0; });
+        if (shared && at < p.end && p.begin < at + g.size)
+          return true;
+      }
+      return false;
+    };
+    std::vector<u64> candidates{0};
+    for (const Placed &p : placed)
+      candidates.push_back(align_to(p.end, g.align));
+    std::sort(candidates.begin(), candidates.end());
+    u64 at = 0;
+    for (u64 c : candidates)
+      if (!clashes(c)) {
+        at = c;
+        break;
+      }
+    placed.push_back({at, at + g.size, g.kernels});
+    for (size_t k = 0; k < g.vars.size(); k++)
+      g.vars[k]->value = at + g.offsets[k];
+    for (size_t k : g.kernels) {
+      OutputSection *shared = kernels[k].first;
+      shared->size = std::max(shared->size, at + g.size);
+      shared->uses_namespace_shared = true;
+    }
+  }
+  for (auto &[shared, reached] : kernels)
+    if (shared->uses_namespace_shared)
+      shared->align = std::max(shared->align, max_align);
+}
+
 // Device functions' own constant banks (sm_75-89 OCG constants) are copied
 // into the same-numbered bank of every kernel that reaches the function, at
 // one offset that suits all of them.
@@ -165,13 +311,14 @@ void layout_memory(Context &ctx) {
   for (OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::Shared)
       place_shared_variables(sec);
+  layout_namespace_shared(ctx);
   layout_dynamic_shared(ctx);
   std::vector<OutputSection *> all = ctx.out.sections;
   all.insert(all.end(), ctx.out.deferred_sections.begin(), ctx.out.deferred_sections.end());
   for (OutputSection *sec : all) {
     switch (sec->kind) {
     case SectionKind::Shared:
-      if (sec->size == 0 && !sec->uses_dynamic_shared)
+      if (sec->size == 0 && !sec->uses_dynamic_shared && !sec->uses_namespace_shared)
         sec->removed = true;
       else
         sec->size += reserved_shared_bytes(ctx);

@@ -66,6 +66,9 @@ struct OutputSymbol {
   // symbol; its address is the end of the static shared memory of the
   // kernel using it.
   bool extern_shared = false;
+  // A namespace-scope `__shared__` variable: laid out once for the whole
+  // program (layout), never an output symbol.
+  bool namespace_shared = false;
   // The symbol as the capsule-Mercury symbol table shows it (sm_100+).
   struct Merc {
     bool present = false;
@@ -166,6 +169,7 @@ struct OutputSection {
   u64 base = 0;
   // .nv.shared.<k> of a kernel that uses dynamic shared memory.
   bool uses_dynamic_shared = false;
+  bool uses_namespace_shared = false;
   u64 static_shared_size = 0;
 
   // High byte of a .text section's sh_info (sm_75-89: register count).

@@ -410,9 +410,21 @@ private:
         merge_local_variable(i, s);
         continue;
       }
-      if (s.shndx == SHN_UNDEF && s.type() == STT_CUDA_VARIABLE &&
-          (s.other & 0xe0) == STO_CUDA_SHARED) {
-        sym_map_[i] = extern_shared_symbol(s.name);
+      if (s.type() == STT_CUDA_VARIABLE && (s.other & 0xe0) == STO_CUDA_SHARED) {
+        // `extern __shared__ x[]` (undefined, no size) is dynamic shared
+        // memory; a sized one, or a definition, is a namespace-scope
+        // __shared__ variable laid out by the link.
+        OutputSymbol *sym = extern_shared_symbol(s.name);
+        if (s.shndx != SHN_UNDEF || s.size) {
+          sym->extern_shared = false;
+          sym->namespace_shared = true;
+          sym->size = std::max(sym->size, s.size);
+          if (s.shndx != SHN_UNDEF) {
+            sym->value = s.value; // the alignment, until layout
+            sym->def_order = (u64(obj_.index) << 32) | i;
+          }
+        }
+        sym_map_[i] = sym;
         continue;
       }
       OutputSymbol *out = find_global(ctx_, s.name);

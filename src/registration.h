@@ -1,5 +1,5 @@
 // --register-link-binaries FILE: the list of device-code objects nvcc's
-// link stub must register (formats.md §1.2, docs/notes/inputs.md §8).
+// link stub must register (formats.md §1.2, docs/notes/inputs.md §9).
 //
 // Written byte-identical to nvlink 13.0.88:
 //   #define NUM_PRELINKED_OBJECTS <n>\n

@@ -37,7 +37,7 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
   }
   if (r.sym && r.sym->name == "__UFT_OFFSET")
     return Action::Drop;
-  if (r.sym && r.sym->extern_shared)
+  if (r.sym && (r.sym->extern_shared || r.sym->namespace_shared))
     return Action::Apply;
   const OutputSection *sec = r.sym ? r.sym->section : nullptr;
   if (!sec)

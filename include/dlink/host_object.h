@@ -39,8 +39,16 @@ struct HostRefs {
   std::vector<std::string_view> device_external;    // .nvHRDE
   std::vector<std::string_view> constant_internal;  // .nvHRCI
   std::vector<std::string_view> constant_external;  // .nvHRCE
+  // Sizes of .nvHRKI / .nvHRKE. An empty list is one NUL byte; after `ld -r`
+  // the sections are concatenated ("\0\0"): still no pattern, but nvlink
+  // then treats the object as listing kernels (and keeps none of them).
+  u64 kernels_internal_size = 0;
+  u64 kernels_external_size = 0;
 
   bool empty() const;
+  // nvlink's trigger for host-reference kernel pruning: a kernel list
+  // section longer than the single NUL of an empty list.
+  bool lists_kernels() const { return kernels_internal_size > 1 || kernels_external_size > 1; }
 };
 
 struct HostObject {

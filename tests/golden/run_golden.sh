@@ -9,8 +9,14 @@
 #
 # dlink is invoked through a symlink named `nvlink` (nvlink records basename(argv[0])
 # in its output) with the argument list from the golden directory's `cmd` file, inside
-# a scratch directory holding copies of the input cubins. The test passes when the exit
-# status, stdout, stderr and the output file (bytes, or its absence) all match.
+# a scratch directory holding copies of the inputs (every file of the golden directory
+# except cmd, compile, sources.sha256, requires, nvcc-dlink and expected.*). The test
+# passes when the exit status, stdout, stderr and the output file (bytes, or its
+# absence) all match, and, for jobs whose cmd has --register-link-binaries=reg.c, the
+# registration file too (expected.reg.c; "@CWD@" in it stands for the mangled scratch
+# directory). A `requires` file lists toolkit files ("<path> <sha256>") the expected
+# output depends on (libcudadevrt.a): the test is SKIPPED, saying why, when one is
+# missing or differs.
 #
 # Exit codes: 0 pass, 1 mismatch/failure, 77 skipped (ctest SKIP_RETURN_CODE).
 # Environment:
@@ -69,9 +75,23 @@ show() {
 compare_job() {
   local gdir=$1 run="$scratch/run" status expected_status fail=0 f
   [ -f "$gdir/cmd" ] || { echo "ERROR: $gdir/cmd missing (regenerate with tools/make-golden)"; return 1; }
+  if [ -f "$gdir/requires" ]; then
+    local req_path req_sum
+    while read -r req_path req_sum; do
+      [ -n "$req_path" ] || continue
+      [ -f "$req_path" ] || { echo "SKIPPED: this golden needs $req_path (nvlink linked it), which is missing here"; return $SKIP; }
+      if command -v sha256sum >/dev/null && [ "$(sha256sum "$req_path" | cut -d' ' -f1)" != "$req_sum" ]; then
+        echo "SKIPPED: $req_path differs from the one this golden was made with (sha256 $req_sum)"
+        return $SKIP
+      fi
+    done <"$gdir/requires"
+  fi
   rm -rf "$run" && mkdir -p "$run"
-  for f in "$gdir"/*.cubin; do
-    [ "$(basename "$f")" = expected.cubin ] || cp "$f" "$run/"
+  for f in "$gdir"/*; do
+    case "$(basename "$f")" in
+      cmd | compile | sources.sha256 | requires | nvcc-dlink | expected.*) ;;
+      *) cp "$f" "$run/" ;;
+    esac
   done
   ln -s "$dlink" "$run/nvlink"
   local -a args
@@ -123,6 +143,27 @@ compare_job() {
       echo "--- first differing bytes (cmp -l: offset(1-based, decimal) nvlink dlink, octal):"
       cmp -l "$exp" "$act" 2>&1 | head -n 20
       echo "($(cmp -l "$exp" "$act" 2>/dev/null | wc -l) differing bytes in the common prefix)"
+    fi
+  fi
+
+  # --register-link-binaries (nvcc-dlink jobs): same presence, same bytes.
+  if grep -qx -- '--register-link-binaries=reg.c' "$gdir/cmd"; then
+    local exp_reg="$gdir/expected.reg.c" act_reg="$run/reg.c"
+    if [ -f "$exp_reg" ] && [ ! -f "$act_reg" ]; then
+      fail=1
+      echo "MISMATCH registration file: nvlink wrote reg.c, dlink wrote nothing"
+    elif [ ! -f "$exp_reg" ] && [ -f "$act_reg" ]; then
+      fail=1
+      echo "MISMATCH registration file: nvlink wrote no reg.c, dlink wrote one"
+    elif [ -f "$exp_reg" ]; then
+      local cwd_id
+      cwd_id=$(cd "$run" && pwd -P | sed 's/[^A-Za-z0-9]/_/g')
+      sed "s/@CWD@/$cwd_id/g" "$exp_reg" >"$scratch/expected.reg.c"
+      if ! cmp -s "$scratch/expected.reg.c" "$act_reg"; then
+        fail=1
+        echo "MISMATCH registration file (--- nvlink, +++ dlink):"
+        diff -u --label "nvlink reg.c" --label "dlink reg.c" "$scratch/expected.reg.c" "$act_reg" | head -n 40
+      fi
     fi
   fi
 
