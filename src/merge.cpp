@@ -326,6 +326,15 @@ private:
   void merge_function_symbols() {
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
       const ElfSymbol &s = obj_.symbols[i];
+      if (s.type() == STT_FUNC && !is_live_function(ctx_, obj_, i) &&
+          (s.other & STO_CUDA_ENTRY) && s.shndx != SHN_UNDEF) {
+        // A pruned kernel leaves the name of its shared section behind
+        // (nvlink creates it in this pass, then drops the section).
+        std::string shared_name = ".nv.shared." + std::string(s.name);
+        if (!find_section(ctx_, shared_name))
+          create_section(ctx_, shared_name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, 4)
+              ->removed = true;
+      }
       if (s.type() != STT_FUNC || !is_live_function(ctx_, obj_, i))
         continue;
       if (s.bind() == STB_LOCAL) {
