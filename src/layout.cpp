@@ -262,7 +262,8 @@ void merge_function_banks(Context &ctx) {
       callees.emplace(caller, callee);
   std::vector<OutputSymbol *> kernels;
   for (OutputSymbol *sym : ctx.out.locals)
-    if (sym->in_local_array && sym->is_entry() && sym->defined())
+    if ((sym->in_local_array || !sym->is_section_symbol) && sym->type == STT_FUNC && sym->is_entry() &&
+        sym->defined())
       kernels.push_back(sym);
   for (OutputSymbol *sym : ctx.out.globals)
     if (sym->is_entry() && sym->defined() && !sym->removed)

@@ -233,6 +233,7 @@ struct OutputModel {
   // .nv.callgraph blocks.
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> call_edges;
   std::vector<std::pair<OutputSymbol *, std::string_view>> address_taken;  // block -2
+  std::vector<u32> address_taken_input; // the input each entry came from
   std::vector<std::pair<OutputSymbol *, std::string_view>> indirect_calls; // block -3
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> indirect_targets; // block -4
   // .nv.prototype: function -> signature string.

@@ -764,7 +764,10 @@ private:
         OutputSymbol *f = mapped_symbol(a);
         if (std::none_of(out.address_taken.begin(), out.address_taken.end(),
                          [&](const auto &e) { return e.first == f; }))
+        {
           out.address_taken.emplace_back(f, string_at(strtab, static_cast<u32>(b)));
+          out.address_taken_input.push_back(obj_.index);
+        }
         break;
       }
       case 3:
@@ -822,8 +825,9 @@ public:
 // Prototype strings go first in .strtab, in order of first appearance.
 void collect_prototype_strings(Context &ctx) {
   auto &list = ctx.out.prototype_strings;
+  // (An empty signature is interned too: it adds a second NUL to .strtab.)
   auto intern = [&](std::string_view s) {
-    if (!s.empty() && std::find(list.begin(), list.end(), s) == list.end())
+    if (std::find(list.begin(), list.end(), s) == list.end())
       list.push_back(s);
   };
   // Every signature string of every input, in section order: the call

@@ -101,7 +101,7 @@ void build_nv_info(Context &ctx) {
   // in the local part).
   std::vector<OutputSymbol *> kernels;
   for (OutputSymbol *sym : ctx.out.locals)
-    if (sym->in_local_array)
+    if (sym->in_local_array || (!sym->is_section_symbol && sym->type == STT_FUNC))
       kernels.push_back(sym);
   kernels.insert(kernels.end(), ctx.out.globals.begin(), ctx.out.globals.end());
   for (OutputSymbol *sym : kernels) {
@@ -175,13 +175,16 @@ void build_nv_info(Context &ctx) {
           return std::find(own.begin(), own.end(), s) != own.end() ||
                  std::find(add.begin(), add.end(), s) != add.end();
         };
+        // Kernels stay listed even when defined (they are launched through
+        // the driver, e.g. device-side launches).
+        auto external = [](const OutputSymbol *s) { return !s->defined() || s->is_entry(); };
         for (OutputSymbol *s : r.syms)
-          if (s && !s->defined() && !listed(s))
+          if (s && external(s) && !listed(s))
             own.push_back(s);
         if (sec->func && sec->func->is_entry())
           for (const OutputSymbol *f : reached_functions(sec->func))
             for (OutputSymbol *s : externs_of[f])
-              if (s && !s->defined() && !listed(s))
+              if (s && external(s) && !listed(s))
                 add.push_back(s);
         r.syms = own;
         r.syms.insert(r.syms.end(), add.begin(), add.end());
@@ -254,7 +257,7 @@ void report_resources(Context &ctx) {
   // Kernels, the most recently created first.
   std::vector<OutputSymbol *> kernels;
   for (OutputSymbol *sym : ctx.out.locals)
-    if (sym->in_local_array)
+    if (sym->in_local_array || (!sym->is_section_symbol && sym->type == STT_FUNC))
       kernels.push_back(sym);
   kernels.insert(kernels.end(), ctx.out.globals.begin(), ctx.out.globals.end());
   std::sort(kernels.begin(), kernels.end(), [](const OutputSymbol *a, const OutputSymbol *b) {

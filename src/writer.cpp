@@ -48,6 +48,14 @@ public:
     offsets_.emplace(s, off);
     return off;
   }
+  // An empty string stored as its own entry (a lone NUL byte).
+  void add_empty() {
+    if (empty_offset_ == 0) {
+      empty_offset_ = static_cast<u32>(bytes_.size());
+      bytes_.push_back(0);
+    }
+  }
+  u32 empty_offset() const { return empty_offset_; }
   u32 offset_of(std::string_view s) const {
     if (s.empty())
       return 0;
@@ -59,6 +67,7 @@ public:
 private:
   std::vector<u8> bytes_;
   std::unordered_map<std::string_view, u32> offsets_;
+  u32 empty_offset_ = 0;
 };
 
 int group_of(const OutputSection *sec) {
@@ -383,7 +392,10 @@ void write_output(Context &ctx) {
   for (const auto &entry : out.shstrtab_names)
     shstrtab.add(entry.name, entry.pad);
   for (std::string_view s : out.prototype_strings)
-    strtab.add(s);
+    if (s.empty())
+      strtab.add_empty();
+    else
+      strtab.add(s);
   for (std::string_view s : out.strtab_names)
     strtab.add(s);
   for (OutputSymbol *sym : out.globals)
@@ -457,8 +469,18 @@ void write_output(Context &ctx) {
       return by_index(list);
     };
     put(0, -2);
-    for (auto &[a, p] : by_index(out.address_taken))
-      put(idx(a), static_cast<i32>(strtab.add(p)));
+    // (Address-taken functions: per contributing input, in symbol order.)
+    std::vector<size_t> taken(out.address_taken.size());
+    for (size_t k = 0; k < taken.size(); k++)
+      taken[k] = k;
+    std::stable_sort(taken.begin(), taken.end(), [&](size_t x, size_t y) {
+      u32 ix = out.address_taken_input[x], iy = out.address_taken_input[y];
+      return ix != iy ? ix < iy : idx(out.address_taken[x].first) < idx(out.address_taken[y].first);
+    });
+    for (size_t k : taken) {
+      const auto &[a, p] = out.address_taken[k];
+      put(idx(a), static_cast<i32>(p.empty() ? strtab.empty_offset() : strtab.add(p)));
+    }
     put(0, -3);
     for (auto &[a, p] : grouped_recent_first(out.indirect_calls, false))
       put(idx(a), static_cast<i32>(strtab.add(p)));
