@@ -260,6 +260,14 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
   // Index of the SASS twin of merc data section `i`, or 0.
   auto twin_of = [&](size_t i) -> size_t {
     const ElfSection &m = file.sections[i];
+    // An empty Mercury copy sits where its empty SASS twin is (e.g. an empty
+    // .nv.merc.debug_frame of a data-only object).
+    if ((m.flags & kMercFlag) && m.size == 0 && m.name.starts_with(kMercPrefix)) {
+      std::string_view base = m.name.substr(kMercPrefix.size());
+      for (size_t j = 1; j < i; j++)
+        if (file.sections[j].name == base && file.sections[j].size == 0)
+          return j;
+    }
     if (!(m.flags & kMercFlag) || !(m.flags & SHF_ALLOC) || !m.name.starts_with(kMercPrefix) ||
         !(m.type == SHT_CUDA_GLOBAL_INIT || is_bank(m.type)))
       return 0;
