@@ -134,6 +134,12 @@ void build_nv_info(Context &ctx) {
       if (r.attr == EIATTR_EXTERNS)
         externs_of[sec->func].insert(externs_of[sec->func].end(), r.syms.begin(), r.syms.end());
   }
+  std::map<const OutputSymbol *, u16> barriers_of;
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::FunctionInfo && sec->func)
+      for (const InfoRecord &r : sec->records)
+        if (r.attr == EIATTR_NUM_BARRIERS)
+          barriers_of[sec->func] = std::max(barriers_of[sec->func], r.value);
   size_t kernel_count = std::count_if(kernels.begin(), kernels.end(), [](const OutputSymbol *k) {
     return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry();
   });
@@ -204,6 +210,24 @@ void build_nv_info(Context &ctx) {
     if (moved)
       kept.push_back(std::move(*moved));
     sec->records = std::move(kept);
+    // A kernel uses as many named barriers as the deepest user it reaches
+    // (the record is added at the end when the kernel itself used none).
+    if (sec->func && sec->func->is_entry()) {
+      u16 most = barriers_of[sec->func];
+      for (const OutputSymbol *f : reached_functions(sec->func))
+        most = std::max(most, barriers_of[f]);
+      auto own = std::find_if(sec->records.begin(), sec->records.end(),
+                              [](const InfoRecord &r) { return r.attr == EIATTR_NUM_BARRIERS; });
+      if (own != sec->records.end()) {
+        own->value = std::max(own->value, most);
+      } else if (most) {
+        InfoRecord r;
+        r.format = EIFMT_BVAL;
+        r.attr = EIATTR_NUM_BARRIERS;
+        r.value = most;
+        sec->records.push_back(std::move(r));
+      }
+    }
     // A recursive kernel's call-return stack size is unknown too.
     if (std::find(recursive_kernels.begin(), recursive_kernels.end(),
                   find_global(ctx, sec->name.substr(9))) != recursive_kernels.end()) {
