@@ -208,7 +208,8 @@ void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &ord
   code.seg = load(PF_R | PF_X);
   late_banks.seg = load(PF_R);
   ElfProgramHeader data = load(PF_R | PF_W);
-  bool have_data = false, nobits_seen = false;
+  bool have_data = false;
+  std::vector<const OutputSection *> data_nobits;
   for (const OutputSection *sec : order) {
     if (sec->merc)
       continue;
@@ -225,15 +226,21 @@ void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &ord
       if (!have_data)
         data.offset = e.offset;
       have_data = true;
-      data.memsz = align_to(data.memsz, sec->align);
-      if (sec->kind != SectionKind::GlobalInit && !nobits_seen) {
-        nobits_seen = true;
-        data.filesz = data.memsz;
-      }
-      data.memsz += e.size;
-      if (sec->kind == SectionKind::GlobalInit)
-        data.filesz = data.memsz;
+      // The file image runs to the furthest file position any data section
+      // reaches: the end of an initialized section, or the offset at which a
+      // NOBITS section starts (NOBITS .nv.global advances the file offset).
+      bool progbits = sec->kind == SectionKind::GlobalInit;
+      data.filesz = std::max(data.filesz, e.offset + (progbits ? e.size : 0) - data.offset);
+      if (!progbits)
+        data_nobits.push_back(sec);
     }
+  }
+  // The memory image is the file image followed by every NOBITS section, each
+  // at its own alignment.
+  data.memsz = data.filesz;
+  for (const OutputSection *sec : data_nobits) {
+    data.memsz = align_to(data.memsz, sec->align);
+    data.memsz += elf.sections[sec->index].size;
   }
 
   std::vector<ElfProgramHeader> segs;

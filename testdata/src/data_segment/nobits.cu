@@ -1,0 +1,1 @@
+__device__ char g_c[3]; __device__ double g_d; __global__ void k_nobits(int *o){ __shared__ double s[7]; s[threadIdx.x&7]=threadIdx.x; __syncthreads(); o[1]=s[threadIdx.x^1]+g_c[threadIdx.x%3]+g_d;} __global__ void k2_nobits(int *o){ __shared__ char s2[5]; s2[threadIdx.x&3]=1; __syncthreads(); o[0]=s2[1];}
