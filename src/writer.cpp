@@ -464,6 +464,12 @@ void write_output(Context &ctx) {
                        [&](const auto &x, const auto &y) { return idx(x.first) < idx(y.first); });
       return list;
     };
+    auto by_creation = [&](auto list) {
+      std::stable_sort(list.begin(), list.end(), [&](const auto &x, const auto &y) {
+        return (x.first ? x.first->create_seq : 0) < (y.first ? y.first->create_seq : 0);
+      });
+      return list;
+    };
     auto grouped_recent_first = [&](auto list, bool unique) {
       std::reverse(list.begin(), list.end());
       if (unique) {
@@ -473,7 +479,7 @@ void write_output(Context &ctx) {
             seen.push_back(e);
         list = seen;
       }
-      return by_index(list);
+      return unique ? by_creation(list) : by_index(list);
     };
     put(0, -2);
     // (Address-taken functions: per contributing input, in symbol order.)
