@@ -113,6 +113,7 @@ struct InfoRecord {
   // EXTERNS: the symbols listed.
   std::vector<OutputSymbol *> syms;
   bool moved_to_end = false; // EXTERNS re-created at the end of its section
+  bool bank_tail = false;     // sm_100+: parameter-bank record re-added after the merge
 };
 
 enum class SectionKind {

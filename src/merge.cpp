@@ -917,8 +917,10 @@ void merge_inputs(Context &ctx) {
   for (OutputSection *sec : ctx.out.sections) {
     std::reverse(sec->relocs.begin(), sec->relocs.end());
     std::reverse(sec->records.begin(), sec->records.end());
-    for (InfoRecord &r : sec->tail_records)
+    for (InfoRecord &r : sec->tail_records) {
+      r.bank_tail = true;
       sec->records.push_back(std::move(r));
+    }
     sec->tail_records.clear();
   }
 }

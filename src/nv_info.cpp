@@ -207,8 +207,11 @@ void build_nv_info(Context &ctx) {
       }
       kept.push_back(std::move(r));
     }
+    // The moved record goes to the end, ahead of the sm_100+ parameter-bank
+    // records (those are re-added after it).
     if (moved)
-      kept.push_back(std::move(*moved));
+      kept.insert(std::find_if(kept.begin(), kept.end(), [](const InfoRecord &r) { return r.bank_tail; }),
+                  std::move(*moved));
     sec->records = std::move(kept);
     // A kernel uses as many named barriers as the deepest user it reaches
     // (the record is added at the end when the kernel itself used none).
