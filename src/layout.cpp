@@ -56,6 +56,32 @@ void place_reserved_shared_variables(OutputSection *sec) {
     sec->size = offset;
 }
 
+using CalleeMap = std::multimap<const OutputSymbol *, const OutputSymbol *>;
+
+// caller -> callee over the merged call graph's direct call edges.
+CalleeMap direct_callees(const Context &ctx) {
+  CalleeMap callees;
+  for (auto &[caller, callee] : ctx.out.call_edges)
+    if (caller && callee)
+      callees.emplace(caller, callee);
+  return callees;
+}
+
+// `kernel` and every function it reaches through direct calls.
+std::set<const OutputSymbol *> reached_from(const OutputSymbol *kernel, const CalleeMap &callees) {
+  std::set<const OutputSymbol *> reached{kernel};
+  std::vector<const OutputSymbol *> work{kernel};
+  while (!work.empty()) {
+    const OutputSymbol *f = work.back();
+    work.pop_back();
+    auto range = callees.equal_range(f);
+    for (auto it = range.first; it != range.second; ++it)
+      if (reached.insert(it->second).second)
+        work.push_back(it->second);
+  }
+  return reached;
+}
+
 } // namespace
 
 // Dynamic shared memory: a kernel that (itself or through a callee) uses an
@@ -72,26 +98,14 @@ void layout_dynamic_shared(Context &ctx) {
           users.insert(sec->target->func);
   if (users.empty())
     return;
-  std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
-  for (auto &[caller, callee] : ctx.out.call_edges)
-    if (caller && callee)
-      callees.emplace(caller, callee);
+  CalleeMap callees = direct_callees(ctx);
   for (OutputSection *shared : ctx.out.sections) {
     if (shared->kind != SectionKind::Shared)
       continue;
     const OutputSymbol *kernel = find_global(ctx, shared->name.substr(11));
     if (!kernel)
       continue;
-    std::set<const OutputSymbol *> reached{kernel};
-    std::vector<const OutputSymbol *> work{kernel};
-    while (!work.empty()) {
-      const OutputSymbol *f = work.back();
-      work.pop_back();
-      auto range = callees.equal_range(f);
-      for (auto it = range.first; it != range.second; ++it)
-        if (reached.insert(it->second).second)
-          work.push_back(it->second);
-    }
+    std::set<const OutputSymbol *> reached = reached_from(kernel, callees);
     bool uses = std::any_of(reached.begin(), reached.end(),
                             [&](const OutputSymbol *f) { return users.count(f) > 0; });
     if (!uses)
@@ -139,10 +153,7 @@ void layout_namespace_shared(Context &ctx) {
       for (const OutputReloc &r : sec->relocs)
         if (r.sym && r.sym->namespace_shared)
           users.emplace(r.sym, sec->target->func);
-  std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
-  for (auto &[caller, callee] : ctx.out.call_edges)
-    if (caller && callee)
-      callees.emplace(caller, callee);
+  CalleeMap callees = direct_callees(ctx);
 
   // Kernels (by their shared section) and what they reach.
   std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels;
@@ -152,16 +163,7 @@ void layout_namespace_shared(Context &ctx) {
     const OutputSymbol *kernel = find_global(ctx, shared->name.substr(11));
     if (!kernel)
       continue;
-    std::set<const OutputSymbol *> reached{kernel};
-    std::vector<const OutputSymbol *> work{kernel};
-    while (!work.empty()) {
-      const OutputSymbol *f = work.back();
-      work.pop_back();
-      auto range = callees.equal_range(f);
-      for (auto it = range.first; it != range.second; ++it)
-        if (reached.insert(it->second).second)
-          work.push_back(it->second);
-    }
+    std::set<const OutputSymbol *> reached = reached_from(kernel, callees);
     kernels.emplace_back(shared, std::move(reached));
   }
   auto kernel_set = [&](const OutputSymbol *var) {
@@ -256,10 +258,7 @@ void layout_namespace_shared(Context &ctx) {
 // into the same-numbered bank of every kernel that reaches the function, at
 // one offset that suits all of them.
 void merge_function_banks(Context &ctx) {
-  std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
-  for (auto &[caller, callee] : ctx.out.call_edges)
-    if (caller && callee)
-      callees.emplace(caller, callee);
+  CalleeMap callees = direct_callees(ctx);
   std::vector<OutputSymbol *> kernels;
   for (OutputSymbol *sym : ctx.out.locals)
     if ((sym->in_local_array || !sym->is_section_symbol) && sym->type == STT_FUNC && sym->is_entry() &&
@@ -269,19 +268,9 @@ void merge_function_banks(Context &ctx) {
     if (sym->is_entry() && sym->defined() && !sym->removed)
       kernels.push_back(sym);
   auto reaches = [&](const OutputSymbol *kernel, std::string_view fn) {
-    std::set<const OutputSymbol *> seen{kernel};
-    std::vector<const OutputSymbol *> work{kernel};
-    while (!work.empty()) {
-      const OutputSymbol *f = work.back();
-      work.pop_back();
-      if (f->name == fn)
-        return true;
-      auto range = callees.equal_range(f);
-      for (auto it = range.first; it != range.second; ++it)
-        if (seen.insert(it->second).second)
-          work.push_back(it->second);
-    }
-    return false;
+    std::set<const OutputSymbol *> reached = reached_from(kernel, callees);
+    return std::any_of(reached.begin(), reached.end(),
+                       [&](const OutputSymbol *f) { return f->name == fn; });
   };
   for (OutputSection *bank : ctx.out.function_banks) {
     std::string prefix(bank->name.substr(0, bank->name.find('.', 12)));
