@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace dlink {
@@ -239,6 +240,8 @@ struct OutputModel {
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> indirect_targets; // block -4
   // .nv.prototype: function -> signature string.
   std::vector<std::pair<OutputSymbol *, std::string_view>> prototypes;
+  // Membership of prototypes / address_taken (their first element), for O(1) dedup.
+  std::unordered_set<const OutputSymbol *> prototype_syms, address_taken_syms;
 
   // Notes of the inputs (ptxas tkinfo notes), in link order.
   std::vector<std::span<const u8>> input_tkinfo_notes;

@@ -762,9 +762,7 @@ private:
       case 2: {
         // Address-taken functions are listed once.
         OutputSymbol *f = mapped_symbol(a);
-        if (std::none_of(out.address_taken.begin(), out.address_taken.end(),
-                         [&](const auto &e) { return e.first == f; }))
-        {
+        if (out.address_taken_syms.insert(f).second) {
           out.address_taken.emplace_back(f, string_at(strtab, static_cast<u32>(b)));
           out.address_taken_input.push_back(obj_.index);
         }
@@ -793,9 +791,7 @@ private:
         continue;
       OutputSymbol *sym = mapped_symbol(index);
       std::string_view proto = string_at(strtab, read_le<u32>(in.data.data() + k + 4));
-      bool seen = std::any_of(out.prototypes.begin(), out.prototypes.end(),
-                              [&](auto &p) { return p.first == sym; });
-      if (!seen)
+      if (out.prototype_syms.insert(sym).second)
         out.prototypes.emplace_back(sym, proto);
     }
   }

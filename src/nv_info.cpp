@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace dlink {
 
@@ -58,11 +59,52 @@ void build_nv_info(Context &ctx) {
     u32 regs = 0;
     int cycles = 0;
   };
+  // Functions from which no call cycle is reachable: their deepest stack
+  // and largest register count do not depend on the path that reached them,
+  // so they are computed once (a plain path-by-path walk is exponential in
+  // the depth of a call DAG). Only functions that reach a cycle are walked
+  // path by path, which is what counts the cycle warnings.
+  enum class Mark : u8 { Open, Acyclic, Cyclic };
+  std::unordered_map<const OutputSymbol *, Mark> mark;
+  std::function<bool(const OutputSymbol *)> reaches_cycle = [&](const OutputSymbol *f) -> bool {
+    auto [m, fresh] = mark.try_emplace(f, Mark::Open);
+    if (!fresh)
+      return m->second != Mark::Acyclic;
+    bool cyclic = false;
+    auto range = callees.equal_range(f);
+    for (auto it = range.first; it != range.second; ++it)
+      cyclic |= reaches_cycle(it->second);
+    mark[f] = cyclic ? Mark::Cyclic : Mark::Acyclic;
+    return cyclic;
+  };
+  struct Summary {
+    u32 stack, regs;
+  };
+  std::unordered_map<const OutputSymbol *, Summary> summary;
+  std::function<Summary(const OutputSymbol *)> summarize = [&](const OutputSymbol *f) -> Summary {
+    if (auto s = summary.find(f); s != summary.end())
+      return s->second;
+    Summary s{0, regs[f]};
+    auto range = callees.equal_range(f);
+    for (auto it = range.first; it != range.second; ++it) {
+      Summary c = summarize(it->second);
+      s.stack = std::max(s.stack, c.stack);
+      s.regs = std::max(s.regs, c.regs);
+    }
+    s.stack += frame[f];
+    return summary[f] = s;
+  };
+
   // Depth-first walk from `root`; recursion makes the stack size unknown.
   auto walk = [&](const OutputSymbol *root) {
     Walk w;
-    std::set<const OutputSymbol *> on_path, done;
+    std::set<const OutputSymbol *> on_path;
     std::function<u32(const OutputSymbol *)> visit = [&](const OutputSymbol *f) -> u32 {
+      if (!reaches_cycle(f)) {
+        Summary s = summarize(f);
+        w.regs = std::max(w.regs, s.regs);
+        return s.stack;
+      }
       on_path.insert(f);
       w.regs = std::max(w.regs, regs[f]);
       u32 deepest = 0;

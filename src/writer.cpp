@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace dlink {
 
@@ -286,10 +287,10 @@ void finish_sections(Context &ctx) {
     create_section(ctx, ".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8, 8);
   // Prototypes are kept only for functions something calls directly (the
   // strings stay in .strtab regardless).
-  std::erase_if(out.prototypes, [&](const auto &p) {
-    return std::none_of(out.call_edges.begin(), out.call_edges.end(),
-                        [&](const auto &e) { return e.second == p.first; });
-  });
+  std::unordered_set<const OutputSymbol *> called;
+  for (const auto &e : out.call_edges)
+    called.insert(e.second);
+  std::erase_if(out.prototypes, [&](const auto &p) { return !called.count(p.first); });
   if (out.prototypes.empty())
     prototype->removed = true;
 
@@ -445,17 +446,23 @@ void write_output(Context &ctx) {
     // Call edges: callers in symbol creation order, each caller's callees
     // most recent first (nvlink keeps a prepend list per caller).
     put(0, -1);
+    // Group the edges by caller once (callers in order of first appearance).
     std::vector<OutputSymbol *> callers;
-    for (auto &[a, b] : out.call_edges)
-      if (std::find(callers.begin(), callers.end(), a) == callers.end())
-        callers.push_back(a);
+    std::unordered_map<const OutputSymbol *, std::vector<u32>> edges_of;
+    for (u32 i = 0; i < out.call_edges.size(); i++) {
+      auto [it, fresh] = edges_of.try_emplace(out.call_edges[i].first);
+      if (fresh)
+        callers.push_back(out.call_edges[i].first);
+      it->second.push_back(i);
+    }
     std::stable_sort(callers.begin(), callers.end(), [](const OutputSymbol *x, const OutputSymbol *y) {
       return (x ? x->create_seq : 0) < (y ? y->create_seq : 0);
     });
-    for (OutputSymbol *caller : callers)
-      for (auto it = out.call_edges.rbegin(); it != out.call_edges.rend(); ++it)
-        if (it->first == caller)
-          put(idx(it->first), static_cast<i32>(idx(it->second)));
+    for (OutputSymbol *caller : callers) {
+      const std::vector<u32> &list = edges_of[caller];
+      for (auto it = list.rbegin(); it != list.rend(); ++it)
+        put(idx(caller), static_cast<i32>(idx(out.call_edges[*it].second)));
+    }
     // Address-taken functions in symbol order; indirect call sites and
     // their possible targets grouped by function (in symbol order), each
     // group most recent first, targets listed once per function.
