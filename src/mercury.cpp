@@ -249,6 +249,13 @@ private:
       }
       if (sass_externs && sass_externs->moved_to_end)
         sec->records.push_back(*sass_externs);
+      // A recursive kernel's unknown call-return stack size, added by the
+      // link, goes last.
+      bool input_crs = std::any_of(recs.begin(), recs.end(),
+                                   [](const EiRecord &r) { return r.attr == EIATTR_CRS_STACK_SIZE; });
+      for (const InfoRecord &r : info->records)
+        if (r.attr == EIATTR_CRS_STACK_SIZE && !input_crs)
+          sec->records.push_back(r);
     }
   }
 

@@ -702,15 +702,17 @@ private:
     bool rela = in.type == SHT_RELA;
     OutputSection *out = reloc_section_for(ctx_, target, rela);
     std::vector<ElfReloc> relocs = read_relocs(in);
-    // nvlink also creates the REL twin of a RELA section when the input
-    // section holds at least two relocations without addend (measured over
-    // the golden corpus; the twin is dropped again if it stays empty).
-    // (sm_100+: also when every relocation of the section has no addend.)
-    auto no_addend = std::count_if(relocs.begin(), relocs.end(),
-                                   [](const ElfReloc &r) { return r.addend == 0; });
+    // nvlink also creates the REL twin of a RELA section when a relocation
+    // without addend follows the section's first relocation (measured over
+    // the golden corpus and random call graphs; the twin is dropped again if
+    // it stays empty, its name stays in .shstrtab). (sm_100+: also when
+    // every relocation of the section has no addend.)
+    auto plain = [](const ElfReloc &r) { return r.addend == 0; };
+    auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
+    bool plain_after_first = !relocs.empty() && std::any_of(relocs.begin() + 1, relocs.end(), plain);
     bool all_plain = ctx_.arch.is_mercury() && no_addend > 0 &&
                      static_cast<size_t>(no_addend) == relocs.size();
-    if (rela && (no_addend >= 2 || all_plain))
+    if (rela && (plain_after_first || all_plain))
       reloc_section_for(ctx_, target, false);
     for (const ElfReloc &r : relocs) {
       // References to removed functions vanish, except the clears that
