@@ -240,6 +240,10 @@ struct OutputModel {
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> indirect_targets; // block -4
   // .nv.prototype: function -> signature string.
   std::vector<std::pair<OutputSymbol *, std::string_view>> prototypes;
+  // Every strong global function definition seen so far, dead code included
+  // (a duplicate definition is an error even when nothing calls it): the
+  // defining input and whether that copy was live.
+  std::unordered_map<std::string, std::pair<const InputObject *, bool>> strong_function_defs;
   // Membership of prototypes / address_taken (their first element), for O(1) dedup.
   std::unordered_set<const OutputSymbol *> prototype_syms, address_taken_syms;
 

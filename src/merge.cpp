@@ -322,6 +322,19 @@ private:
     out->def_order = (u64(obj_.index) << 32) | static_cast<u64>(&in - obj_.symbols.data());
   }
 
+  // A strong function defined twice is an error even where dead-code
+  // elimination drops one copy or both; the case of two live copies is
+  // reported where the second is merged.
+  bool duplicate_of_dead_definition(const ElfSymbol &s, bool live) {
+    auto [it, fresh] = ctx_.out.strong_function_defs.try_emplace(std::string(s.name), &obj_, live);
+    if (fresh || (live && it->second.second))
+      return false;
+    ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'", s.name,
+                                obj_.name, it->second.first->name));
+    multiple_definition_ = true;
+    return true;
+  }
+
   // Pass 1.
   void merge_function_symbols() {
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
@@ -335,6 +348,9 @@ private:
           create_section(ctx_, shared_name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, 4)
               ->removed = true;
       }
+      if (s.type() == STT_FUNC && s.bind() == STB_GLOBAL && s.shndx != SHN_UNDEF &&
+          duplicate_of_dead_definition(s, is_live_function(ctx_, obj_, i)))
+        continue;
       if (s.type() != STT_FUNC || !is_live_function(ctx_, obj_, i))
         continue;
       if (s.bind() == STB_LOCAL) {
