@@ -37,12 +37,21 @@ void check_command_line(Context &ctx) {
     ctx.diag.fatal("-preserve-relocs is not supported by dlink yet");
   if (ctx.opts.dump_callgraph || ctx.opts.dump_callgraph_no_demangle)
     ctx.diag.fatal("-dump-callgraph is not supported by dlink yet");
+  if (!ctx.opts.uidx_file.empty()) {
+    std::error_code ec;
+    const std::string &uidx = ctx.opts.uidx_file;
+    if (!std::filesystem::is_regular_file(uidx, ec))
+      ctx.diag.fatal(fmt::format("Could not open input file '{}'", uidx));
+    if (std::filesystem::file_size(uidx, ec) == 0)
+      ctx.diag.fatal(fmt::format("Could not read file '{}'", uidx));
+    ctx.diag.fatal("-uidx is not supported by dlink yet");
+  }
 }
 
 // -time FILE|-: the CSV timing table. Without LTO nvlink has no sub-tool
 // rows to add: it writes the heading row when the file is empty ("-": to
 // stdout).
-void write_timing_table(const Options &opts) {
+void write_timing_table(const Options &opts, Diagnostics &diag) {
   if (opts.time_file.empty())
     return;
   constexpr std::string_view kHeading = "source file name , phase name , phase input files , "
@@ -52,12 +61,13 @@ void write_timing_table(const Options &opts) {
     return;
   }
   std::error_code ec;
-  if (std::filesystem::exists(opts.time_file, ec) && std::filesystem::file_size(opts.time_file, ec) > 0)
+  if (std::filesystem::is_regular_file(opts.time_file, ec) && std::filesystem::file_size(opts.time_file, ec) > 0)
     return;
-  if (FILE *f = std::fopen(opts.time_file.c_str(), "ab")) {
-    std::fwrite(kHeading.data(), 1, kHeading.size(), f);
-    std::fclose(f);
-  }
+  FILE *f = std::fopen(opts.time_file.c_str(), "ab");
+  if (!f)
+    diag.fatal(fmt::format("Cannot open file '{}'", opts.time_file));
+  std::fwrite(kHeading.data(), 1, kHeading.size(), f);
+  std::fclose(f);
 }
 
 // nvlink stops after a stage that reported errors.
@@ -75,7 +85,7 @@ int finish(Context &ctx) {
 int link(const Options &opts, Diagnostics &diag) {
   Context ctx(opts, diag);
   check_command_line(ctx);
-  write_timing_table(opts);
+  write_timing_table(opts, diag);
 
   read_inputs(ctx);          // files -> relocatable cubins, in link order
   if (!checkpoint(ctx))

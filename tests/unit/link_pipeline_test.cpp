@@ -54,7 +54,8 @@ protected:
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs link() as `nvlink <stored args>` with inputs and output in dir_.
-  int run(std::string &err, const std::string &output = "out.cubin") {
+  int run(std::string &err, const std::string &output = "out.cubin",
+          const std::vector<std::string> &extra = {}) {
     std::vector<std::string> args{"nvlink"};
     for (std::string a : stored_args()) {
       if (a == "expected.cubin")
@@ -63,6 +64,7 @@ protected:
         a = (dir_ / a).string();
       args.push_back(a);
     }
+    args.insert(args.end(), extra.begin(), extra.end());
     std::ostringstream diag_out;
     Diagnostics diag(diag_out);
     int status = 0;
@@ -126,4 +128,27 @@ TEST_F(LinkPipeline, CorruptedInputsNeverCrashOrLeaveOutput) {
   }
   // The corruption must actually exercise the error paths.
   EXPECT_GT(failures, 20);
+}
+
+TEST_F(LinkPipeline, UnopenableSideFilesAreFatalAndLeaveNoOutput) {
+  const std::string missing = (dir_ / "no" / "such" / "file").string();
+  fs::create_directories(dir_ / "a_directory");
+  std::ofstream(dir_ / "empty.uidx").close();
+  struct Case {
+    std::vector<std::string> extra;
+    std::string message;
+  } cases[] = {
+      {{"-time", missing}, "nvlink fatal   : Cannot open file '" + missing + "'\n"},
+      {{"-time", (dir_ / "a_directory").string()},
+       "nvlink fatal   : Cannot open file '" + (dir_ / "a_directory").string() + "'\n"},
+      {{"-uidx", missing}, "nvlink fatal   : Could not open input file '" + missing + "'\n"},
+      {{"-uidx", (dir_ / "empty.uidx").string()},
+       "nvlink fatal   : Could not read file '" + (dir_ / "empty.uidx").string() + "'\n"},
+  };
+  for (const Case &c : cases) {
+    std::string err;
+    EXPECT_EQ(run(err, "out.cubin", c.extra), 1) << c.extra[0];
+    EXPECT_EQ(err, c.message);
+    EXPECT_FALSE(fs::exists(dir_ / "out.cubin")) << c.extra[0];
+  }
 }
