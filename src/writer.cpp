@@ -261,7 +261,8 @@ void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &ord
     if (late_banks.used)
       segs.push_back(late_banks.seg);
   } else {
-    segs.push_back(code.seg);
+    if (code.used)
+      segs.push_back(code.seg);
     if (have_data)
       segs.push_back(data);
     segs.push_back(load(PF_R | PF_X)); // the table again
@@ -319,8 +320,18 @@ void write_output(Context &ctx) {
       if (!twin || twin->relocs.empty())
         sec->removed = true;
     }
-    if (sec->kind == SectionKind::Compat && !out.have_compat)
+    if (sec->kind == SectionKind::Compat && !out.have_compat && !ctx.inputs.empty())
       sec->removed = true;
+    // With no device code at all nvlink writes no .nv.info, and a .nv.compat
+    // holding only the accelerator-target record.
+    if (ctx.inputs.empty() && sec->name == ".nv.info" && sec->records.empty())
+      sec->removed = true;
+  }
+  if (ctx.inputs.empty() && !out.have_compat) {
+    EiRecord target;
+    target.format = EIFMT_BVAL;
+    target.attr = 0x09; // EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET (value set when written)
+    out.compat = {target};
   }
 
   // Final section order and indices.
