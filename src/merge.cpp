@@ -337,12 +337,14 @@ private:
 
   // Pass 1.
   void merge_function_symbols() {
+    const bool host_pruning = kernel_filter(ctx_).mode == KernelFilter::Mode::HostReferences;
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
       const ElfSymbol &s = obj_.symbols[i];
-      if (s.type() == STT_FUNC && !is_live_function(ctx_, obj_, i) &&
+      if (host_pruning && s.type() == STT_FUNC && !is_live_function(ctx_, obj_, i) &&
           (s.other & STO_CUDA_ENTRY) && s.shndx != SHN_UNDEF) {
-        // A pruned kernel leaves the name of its shared section behind
-        // (nvlink creates it in this pass, then drops the section).
+        // A kernel pruned by the host references leaves the name of its
+        // shared section behind (nvlink creates it in this pass, then drops
+        // the section); one pruned by -kernels-used/-variables-used does not.
         std::string shared_name = ".nv.shared." + std::string(s.name);
         if (!find_section(ctx_, shared_name))
           create_section(ctx_, shared_name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, 4)

@@ -322,9 +322,9 @@ void write_output(Context &ctx) {
     }
     if (sec->kind == SectionKind::Compat && !out.have_compat && !ctx.inputs.empty())
       sec->removed = true;
-    // With no device code at all nvlink writes no .nv.info, and a .nv.compat
-    // holding only the accelerator-target record.
-    if (ctx.inputs.empty() && sec->name == ".nv.info" && sec->records.empty())
+    // An empty .nv.info is dropped (no live code); with no device code at
+    // all, .nv.compat holds only the accelerator-target record.
+    if (sec->name == ".nv.info" && sec->records.empty())
       sec->removed = true;
   }
   if (ctx.inputs.empty() && !out.have_compat) {
