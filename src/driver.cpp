@@ -80,6 +80,17 @@ int finish(Context &ctx) {
   return ctx.diag.exit_code();
 }
 
+// After merge errors nvlink still lays memory out and computes the
+// resources, so -v reports them; no output is written.
+int finish_after_errors(Context &ctx) {
+  if (ctx.opts.verbose) {
+    layout_memory(ctx);
+    build_nv_info(ctx);
+    report_resources(ctx);
+  }
+  return finish(ctx);
+}
+
 } // namespace
 
 int link(const Options &opts, Diagnostics &diag) {
@@ -93,7 +104,7 @@ int link(const Options &opts, Diagnostics &diag) {
   merge_inputs(ctx);         // sections, symbols, relocations, metadata merged
   resolve_undefined(ctx);    // undefined references reported; symbol set frozen
   if (!checkpoint(ctx))
-    return finish(ctx);
+    return finish_after_errors(ctx);
 
   layout_memory(ctx);        // shared/constant/global offsets fixed
   apply_relocations(ctx);    // link-time relocations applied, the rest kept

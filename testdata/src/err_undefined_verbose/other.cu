@@ -1,0 +1,1 @@
+__device__ int present_fn(int x) { return x - 1; }
