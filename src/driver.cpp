@@ -99,8 +99,8 @@ int link(const Options &opts, Diagnostics &diag) {
   write_timing_table(opts, diag);
 
   read_inputs(ctx);          // files -> relocatable cubins, in link order
-  if (!checkpoint(ctx))
-    return diag.exit_code();
+  if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
+    return diag.exit_code();  // a compute_XX target: inputs checked, no output
   merge_inputs(ctx);         // sections, symbols, relocations, metadata merged
   resolve_undefined(ctx);    // undefined references reported; symbol set frozen
   if (!checkpoint(ctx))

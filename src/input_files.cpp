@@ -411,7 +411,7 @@ private:
                                  "executable cubins is not supported",
                                  obj->name));
       if (!cubin_sm_usable(obj->elf.sm(), ctx_.arch.sm))
-        diag().fatal(fmt::format(nvlink_msg::kArchDoesNotMatch, obj->name, ctx_.arch.sm_name()));
+        diag().fatal(fmt::format(nvlink_msg::kArchDoesNotMatch, obj->name, ctx_.arch.name()));
     }
     obj->index = static_cast<u32>(ctx_.inputs.size());
     ctx_.inputs.push_back(obj);

@@ -478,7 +478,8 @@ public:
     }
     if (!o_.arch)
       diag_.fatal("Unknown arch name '(null)'");
-    if (!given(find("output-file", true)))
+    // A virtual (compute_XX) target produces no output, so needs no -o.
+    if (!given(find("output-file", true)) && o_.arch->kind != Arch::Kind::Compute)
       diag_.fatal("Must specify output file with -o option");
     if (o_.input_files.empty())
       diag_.fatal("No input files specified; use option --help for more information");

@@ -423,6 +423,10 @@ TEST(Options, RequiredArchOutputAndInputsInThisOrder) {
   EXPECT_EQ(run(words("-use-host-info -ignore-host-info")).messages, fatal_text("Unknown arch name '(null)'"));
   EXPECT_EQ(run(words("-arch=sm_90")).messages, fatal_text("Must specify output file with -o option"));
   EXPECT_EQ(run(words("-arch=sm_90 k.cubin")).messages, fatal_text("Must specify output file with -o option"));
+  // A virtual target writes no output, so -o is optional there.
+  EXPECT_FALSE(run(words("-arch=compute_90 k.cubin")).fatal);
+  EXPECT_EQ(run(words("-arch=compute_90")).messages,
+            fatal_text("No input files specified; use option --help for more information"));
   EXPECT_EQ(run(words("-arch=sm_90 -o out.cubin")).messages,
             fatal_text("No input files specified; use option --help for more information"));
   EXPECT_EQ(run(words("-arch=sm_90 -o out.cubin -lcudadevrt -L/usr/local/cuda/lib64")).messages,
