@@ -326,6 +326,9 @@ private:
     if (member || ctx_.opts.suppress_arch_warning)
       return;
     diag().warning_always(fmt::format(nvlink_msg::kSmArchNotFound, ctx_.opts.arch_string, name));
+    // Under -Werror nvlink stops at the first one.
+    if (diag().has_errors())
+      diag().fatal("elfLink internal error");
   }
 
   void use_fatbin(std::string_view name, std::vector<FatbinEntry> &entries, bool member) {
