@@ -245,7 +245,16 @@ private:
     add_cubin(path, bytes, /*by_path=*/true);
   }
 
+  // After an input error (e.g. a missing SM arch under -Werror) nvlink's
+  // reader is left in an error state: the next host object or fatbin file
+  // stops the link (cubins are still read).
+  void stop_if_reader_failed(std::string_view message) {
+    if (diag().has_errors())
+      diag().fatal(message);
+  }
+
   void read_fatbin_file(const std::string &path, std::span<const u8> bytes) {
+    stop_if_reader_failed("elfLink fatbinary error");
     ctx_.all_inputs_have_host_refs = false;
     ctx_.link_binary_ids.push_back(registration_id_for_path(path));
     std::vector<FatbinEntry> entries = parse_fatbin(path, bytes);
@@ -263,6 +272,8 @@ private:
   // ---- host objects ----
 
   void read_host_object(std::string_view name, std::span<const u8> bytes, bool member) {
+    if (!member)
+      stop_if_reader_failed("elfLink internal error");
     HostObject ho;
     try {
       ho = dlink::read_host_object(bytes);
@@ -326,9 +337,6 @@ private:
     if (member || ctx_.opts.suppress_arch_warning)
       return;
     diag().warning_always(fmt::format(nvlink_msg::kSmArchNotFound, ctx_.opts.arch_string, name));
-    // Under -Werror nvlink stops at the first one.
-    if (diag().has_errors())
-      diag().fatal("elfLink internal error");
   }
 
   void use_fatbin(std::string_view name, std::vector<FatbinEntry> &entries, bool member) {
