@@ -168,8 +168,8 @@ void build_nv_info(Context &ctx) {
     for (auto it = range.first; it != range.second; ++it)
       warnings += reaches_cycle(it->second) ? 1 : 0;
     for (int i = 0; i < warnings; i++)
-      if (!ctx.opts.suppress_stack_size_warning)
-        ctx.diag.warning(fmt::format(
+      if (!ctx.opts.suppress_stack_size_warning) // (-w does not silence it)
+        ctx.diag.warning_always(fmt::format(
             "Stack size for entry function '{}' cannot be statically determined", sym->name));
     records.push_back(
         stack_record(EIATTR_MIN_STACK_SIZE, sym, w.cycles ? 0xffffffffu : w.stack));
@@ -292,11 +292,17 @@ void build_nv_info(Context &ctx) {
     // A recursive kernel's call-return stack size is unknown too.
     if (std::find(recursive_kernels.begin(), recursive_kernels.end(),
                   find_global(ctx, sec->name.substr(9))) != recursive_kernels.end()) {
-      InfoRecord crs;
-      crs.format = EIFMT_SVAL;
-      crs.attr = EIATTR_CRS_STACK_SIZE;
-      crs.payload.assign(4, 0xff);
-      insert_before_bank_tail(sec->records, std::move(crs));
+      auto own = std::find_if(sec->records.begin(), sec->records.end(),
+                              [](const InfoRecord &r) { return r.attr == EIATTR_CRS_STACK_SIZE; });
+      if (own != sec->records.end()) {
+        own->payload.assign(4, 0xff); // the input's record is overwritten in place
+      } else {
+        InfoRecord crs;
+        crs.format = EIFMT_SVAL;
+        crs.attr = EIATTR_CRS_STACK_SIZE;
+        crs.payload.assign(4, 0xff);
+        insert_before_bank_tail(sec->records, std::move(crs));
+      }
     }
     if (sec->records.empty())
       sec->removed = true;
@@ -357,7 +363,7 @@ void report_resources(Context &ctx) {
     OutputSection *bank0 = find_section(ctx, ".nv.constant0." + name);
     u32 stack = record_u32(module, EIATTR_MIN_STACK_SIZE, k, 1);
     if (stack == 0xffffffffu)
-      stack = 0; // not statically known
+      stack = record_u32(module, EIATTR_FRAME_SIZE, k, 1); // not statically known: own frame
     // The kernel's other banks (sm_75-89 OCG constants: ".nv.constant2.<k>").
     std::string more_banks;
     for (OutputSection *sec : ctx.out.sections)
