@@ -296,6 +296,10 @@ void merge_function_banks(Context &ctx) {
   }
 }
 
+// Static shared memory a kernel may declare (48 KiB; more needs dynamic
+// shared memory and an opt-in at launch).
+constexpr u64 kMaxStaticShared = 0xc000;
+
 void layout_memory(Context &ctx) {
   merge_function_banks(ctx);
   for (OutputSection *sec : ctx.out.sections)
@@ -308,6 +312,9 @@ void layout_memory(Context &ctx) {
   for (OutputSection *sec : all) {
     switch (sec->kind) {
     case SectionKind::Shared:
+      if (sec->size > kMaxStaticShared)
+        ctx.diag.error(fmt::format("Entry function '{}' uses too much shared data (0x{:x} bytes, 0x{:x} max)",
+                                   sec->name.substr(11), sec->size, kMaxStaticShared));
       if (sec->size == 0 && !sec->uses_dynamic_shared && !sec->uses_namespace_shared)
         sec->removed = true;
       else
