@@ -296,9 +296,14 @@ void merge_function_banks(Context &ctx) {
   }
 }
 
-// Static shared memory a kernel may declare (48 KiB; more needs dynamic
-// shared memory and an opt-in at launch).
-constexpr u64 kMaxStaticShared = 0xc000;
+// Static shared memory a kernel may declare: 48 KiB, except for the
+// arch-specific ('a') targets, which allow the whole shared memory of the
+// chip (measured: sm_90a/sm_100a/sm_110a 0x38c00, sm_120a 0x18c00).
+u64 max_static_shared(const Arch &arch) {
+  if (arch.variant != Arch::Variant::Specific)
+    return 0xc000;
+  return arch.sm >= 120 ? 0x18c00 : 0x38c00;
+}
 
 void layout_memory(Context &ctx) {
   merge_function_banks(ctx);
@@ -312,9 +317,9 @@ void layout_memory(Context &ctx) {
   for (OutputSection *sec : all) {
     switch (sec->kind) {
     case SectionKind::Shared:
-      if (sec->size > kMaxStaticShared)
+      if (u64 max = max_static_shared(ctx.arch); sec->size > max)
         ctx.diag.error(fmt::format("Entry function '{}' uses too much shared data (0x{:x} bytes, 0x{:x} max)",
-                                   sec->name.substr(11), sec->size, kMaxStaticShared));
+                                   sec->name.substr(11), sec->size, max));
       if (sec->size == 0 && !sec->uses_dynamic_shared && !sec->uses_namespace_shared)
         sec->removed = true;
       else
