@@ -223,7 +223,8 @@ void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &ord
     } else if (sec->kind == SectionKind::Text) {
       code.add(e);
     } else if (sec->kind == SectionKind::GlobalInit || sec->kind == SectionKind::Shared ||
-               sec->kind == SectionKind::Global || sec->kind == SectionKind::SharedReserved) {
+               sec->kind == SectionKind::Global || sec->kind == SectionKind::SharedReserved ||
+               sec->kind == SectionKind::DebugShared) {
       if (!have_data)
         data.offset = e.offset;
       have_data = true;
@@ -240,7 +241,7 @@ void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &ord
   // at its own alignment.
   data.memsz = data.filesz;
   for (const OutputSection *sec : data_nobits) {
-    data.memsz = align_to(data.memsz, sec->align);
+    data.memsz = align_to(data.offset + data.memsz, sec->align) - data.offset; // aligned in the file's frame
     data.memsz += elf.sections[sec->index].size;
   }
 
