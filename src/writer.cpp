@@ -292,7 +292,11 @@ void finish_sections(Context &ctx) {
   std::unordered_set<const OutputSymbol *> called;
   for (const auto &e : out.call_edges)
     called.insert(e.second);
-  std::erase_if(out.prototypes, [&](const auto &p) { return !called.count(p.first); });
+  // Address-taken functions are described by the call graph's block 2
+  // instead and drop out too.
+  std::erase_if(out.prototypes, [&](const auto &p) {
+    return !called.count(p.first) || out.address_taken_syms.count(p.first);
+  });
   if (out.prototypes.empty())
     prototype->removed = true;
 
