@@ -113,6 +113,7 @@ void layout_dynamic_shared(Context &ctx) {
     shared->uses_dynamic_shared = true;
     shared->align = std::max(shared->align, kDynamicSharedAlign);
     u64 start = align_to(shared->size, kDynamicSharedAlign);
+    shared->size = start; // the static part is padded up to the dynamic array
     for (const OutputSymbol *f : reached) {
       u64 &off = ctx.out.dynamic_shared_offset[f];
       off = std::max(off, start);
