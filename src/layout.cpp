@@ -318,9 +318,10 @@ void layout_memory(Context &ctx) {
   for (OutputSection *sec : all) {
     switch (sec->kind) {
     case SectionKind::Shared:
-      if (u64 max = max_static_shared(ctx.arch); sec->size > max)
-        ctx.diag.error(fmt::format("Entry function '{}' uses too much shared data (0x{:x} bytes, 0x{:x} max)",
-                                   sec->name.substr(11), sec->size, max));
+      if (u64 max = max_static_shared(ctx.arch); sec->size > max) // reported after the stack sizes
+        ctx.out.late_errors.push_back(fmt::format("Entry function '{}' uses too much shared data "
+                                                  "(0x{:x} bytes, 0x{:x} max)",
+                                                  sec->name.substr(11), sec->size, max));
       if (sec->size == 0 && !sec->uses_dynamic_shared && !sec->uses_namespace_shared)
         sec->removed = true;
       else

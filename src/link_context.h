@@ -240,6 +240,9 @@ struct OutputModel {
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> indirect_targets; // block -4
   // .nv.prototype: function -> signature string.
   std::vector<std::pair<OutputSymbol *, std::string_view>> prototypes;
+  // Errors found during layout that nvlink reports after the .nv.info pass
+  // (its stack-size warnings come first).
+  std::vector<std::string> late_errors;
   // Every strong global function definition seen so far, dead code included
   // (a duplicate definition is an error even when nothing calls it): the
   // defining input and whether that copy was live.

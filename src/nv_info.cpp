@@ -177,6 +177,8 @@ void build_nv_info(Context &ctx) {
       recursive_kernels.push_back(sym);
   }
   module->records = std::move(records);
+  for (const std::string &e : ctx.out.late_errors)
+    ctx.diag.error(e);
 
   // EXTERNS (measured; docs/notes/semantics-findings.md §5). A device
   // function keeps its own still-undefined entries. A kernel keeps its own
