@@ -221,6 +221,7 @@ void layout_namespace_shared(Context &ctx) {
     std::set<size_t> kernels;
   };
   std::vector<Placed> placed;
+  std::vector<u64> namespace_end(kernels.size(), 0);
   for (Group &g : groups) {
     auto clashes = [&](u64 at) {
       for (const Placed &p : placed) {
@@ -245,14 +246,22 @@ void layout_namespace_shared(Context &ctx) {
     for (size_t k = 0; k < g.vars.size(); k++)
       g.vars[k]->value = at + g.offsets[k];
     for (size_t k : g.kernels) {
-      OutputSection *shared = kernels[k].first;
-      shared->size = std::max(shared->size, at + g.size);
-      shared->uses_namespace_shared = true;
+      namespace_end[k] = std::max(namespace_end[k], at + g.size);
+      kernels[k].first->uses_namespace_shared = true;
     }
   }
-  for (auto &[shared, reached] : kernels)
-    if (shared->uses_namespace_shared)
-      shared->align = std::max(shared->align, max_align);
+  // A kernel's own static shared variables follow the program-wide ones.
+  for (size_t k = 0; k < kernels.size(); k++) {
+    OutputSection *shared = kernels[k].first;
+    if (!shared->uses_namespace_shared)
+      continue;
+    u64 own_size = shared->size;
+    u64 base = shared->shared_vars.empty() ? namespace_end[k] : align_to(namespace_end[k], shared->align);
+    for (OutputSymbol *v : shared->shared_vars)
+      v->value += base;
+    shared->size = shared->shared_vars.empty() ? std::max(own_size, namespace_end[k]) : base + own_size;
+    shared->align = std::max(shared->align, max_align);
+  }
 }
 
 // Device functions' own constant banks (sm_75-89 OCG constants) are copied

@@ -519,6 +519,21 @@ private:
   // nameless locals stay internal (they never reach the output); the others
   // (string literals, math tables...) become local symbols of the output.
   void merge_local_variable(u32 i, const ElfSymbol &s) {
+    // A device function's own `__shared__` variable (a local in
+    // .nv_debug.shared) is laid out like a namespace-scope one: one offset
+    // in every kernel that reaches the function.
+    if (s.type() == STT_CUDA_VARIABLE && (s.other & 0xe0) == STO_CUDA_SHARED && s.shndx != SHN_UNDEF &&
+        s.shndx < obj_.elf.sections.size() && in_section(s.shndx).name == ".nv_debug.shared") {
+      std::string key = fmt::format("{}\x1f{}", s.name, obj_.index); // locals are per input
+      OutputSymbol *sym = extern_shared_symbol(key);
+      sym->extern_shared = false;
+      sym->namespace_shared = true;
+      sym->size = s.size;
+      sym->value = s.value; // the alignment, until layout
+      sym->def_order = (u64(obj_.index) << 32) | i;
+      sym_map_[i] = sym;
+      return;
+    }
     OutputSection *sec = nullptr;
     if (s.shndx != SHN_UNDEF && s.shndx < sec_map_.size())
       sec = map_section(s.shndx);
