@@ -249,13 +249,23 @@ private:
       }
       if (sass_externs && sass_externs->moved_to_end)
         sec->records.push_back(*sass_externs);
-      // A recursive kernel's unknown call-return stack size, added by the
-      // link, goes last.
-      bool input_crs = std::any_of(recs.begin(), recs.end(),
-                                   [](const EiRecord &r) { return r.attr == EIATTR_CRS_STACK_SIZE; });
-      for (const InfoRecord &r : info->records)
-        if (r.attr == EIATTR_CRS_STACK_SIZE && !input_crs)
-          sec->records.push_back(r);
+      // Records the link adds to a kernel (the named barriers it reaches, a
+      // recursive kernel's unknown call-return stack size) go last; where
+      // the input has them, they take the link's value.
+      for (u8 attr : {EIATTR_NUM_BARRIERS, EIATTR_CRS_STACK_SIZE}) {
+        auto sass = std::find_if(info->records.begin(), info->records.end(),
+                                 [&](const InfoRecord &r) { return r.attr == attr; });
+        if (sass == info->records.end())
+          continue;
+        auto merc = std::find_if(sec->records.begin(), sec->records.end(),
+                                 [&](const InfoRecord &r) { return r.attr == attr; });
+        if (merc == sec->records.end()) {
+          sec->records.push_back(*sass);
+        } else {
+          merc->value = sass->value;
+          merc->payload = sass->payload;
+        }
+      }
     }
   }
 

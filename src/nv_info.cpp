@@ -288,7 +288,7 @@ void build_nv_info(Context &ctx) {
         r.format = EIFMT_BVAL;
         r.attr = EIATTR_NUM_BARRIERS;
         r.value = most;
-        sec->records.push_back(std::move(r));
+        insert_before_bank_tail(sec->records, std::move(r));
       }
     }
     // A recursive kernel's call-return stack size is unknown too.
