@@ -282,8 +282,24 @@ void merge_function_banks(Context &ctx) {
     return std::any_of(reached.begin(), reached.end(),
                        [&](const OutputSymbol *f) { return f->name == fn; });
   };
+  auto bank_prefix = [](const OutputSection *bank) {
+    return std::string(bank->name.substr(0, bank->name.find('.', 12)));
+  };
+  // The kernels' banks are created kernel by kernel, the most recently
+  // created kernel first.
+  std::vector<OutputSymbol *> newest_first = kernels;
+  std::stable_sort(newest_first.begin(), newest_first.end(),
+                   [](const OutputSymbol *a, const OutputSymbol *b) { return a->create_seq > b->create_seq; });
+  for (OutputSymbol *k : newest_first)
+    for (OutputSection *bank : ctx.out.function_banks) {
+      std::string name = bank_prefix(bank) + "." + std::string(k->name);
+      if (!find_section(ctx, name) && reaches(k, bank->bank_function)) {
+        create_callgraph_sections(ctx); // (nvlink has made them by now)
+        create_section(ctx, name, bank->type, bank->flags, bank->align);
+      }
+    }
   for (OutputSection *bank : ctx.out.function_banks) {
-    std::string prefix(bank->name.substr(0, bank->name.find('.', 12)));
+    std::string prefix = bank_prefix(bank);
     std::vector<OutputSection *> targets;
     u64 offset = 0;
     for (OutputSymbol *k : kernels) {
@@ -291,8 +307,6 @@ void merge_function_banks(Context &ctx) {
         continue;
       std::string name = prefix + "." + std::string(k->name);
       OutputSection *sec = find_section(ctx, name);
-      if (!sec)
-        sec = create_section(ctx, name, bank->type, bank->flags, bank->align);
       targets.push_back(sec);
       offset = std::max(offset, align_to(sec->size, bank->align));
     }

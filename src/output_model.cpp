@@ -123,6 +123,13 @@ OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64
   return sec;
 }
 
+void create_callgraph_sections(Context &ctx) {
+  if (!find_section(ctx, ".nv.callgraph"))
+    create_section(ctx, ".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4, 8);
+  if (!find_section(ctx, ".nv.prototype"))
+    create_section(ctx, ".nv.prototype", SHT_CUDA_PROTOTYPE, 0, 4, 8);
+}
+
 void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name) {
   OutputModel &out = ctx.out;
   out.section_by_name.erase(sec->name);

@@ -19,6 +19,10 @@ bool kind_has_section_symbol(SectionKind kind);
 // (.nv.constant0.<k>) also creates its .rel companion first, as nvlink does.
 OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64 flags,
                               u64 align, u64 entsize = 0);
+// The call-graph sections (.nv.callgraph, .nv.prototype), created once: by
+// the first per-kernel constant bank made at layout time, else when the
+// link's sections are finished.
+void create_callgraph_sections(Context &ctx);
 
 OutputSection *find_section(Context &ctx, std::string_view name);
 

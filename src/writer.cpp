@@ -283,8 +283,8 @@ void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &ord
 
 void finish_sections(Context &ctx) {
   OutputModel &out = ctx.out;
-  OutputSection *prototype = create_section(ctx, ".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4, 8);
-  prototype = create_section(ctx, ".nv.prototype", SHT_CUDA_PROTOTYPE, 0, 4, 8);
+  create_callgraph_sections(ctx);
+  OutputSection *prototype = find_section(ctx, ".nv.prototype");
   if (ctx.arch.sm < 100)
     create_section(ctx, ".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8, 8);
   // Prototypes are kept only for functions something calls directly (the
