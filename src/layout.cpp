@@ -356,9 +356,9 @@ void layout_memory(Context &ctx) {
       sec->type = SHT_NOBITS;
       break;
     case SectionKind::DebugShared:
-      // sm_100+: the dynamic shared window starts after the reserved prefix.
-      if (ctx.arch.is_mercury())
-        sec->size = reserved_shared_bytes(ctx);
+      // Its variables were laid out into the kernels' sections; it only marks
+      // the dynamic shared window (sm_100+: after the reserved prefix).
+      sec->size = ctx.arch.is_mercury() ? reserved_shared_bytes(ctx) : 0;
       sec->type = SHT_NOBITS;
       break;
     case SectionKind::Global:

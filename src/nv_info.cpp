@@ -273,6 +273,22 @@ void build_nv_info(Context &ctx) {
     if (moved)
       insert_before_bank_tail(kept, std::move(*moved));
     sec->records = std::move(kept);
+    // A recursive kernel's call-return stack size is unknown too (this
+    // record comes before an added NUM_BARRIERS).
+    if (std::find(recursive_kernels.begin(), recursive_kernels.end(),
+                  find_global(ctx, sec->name.substr(9))) != recursive_kernels.end()) {
+      auto own = std::find_if(sec->records.begin(), sec->records.end(),
+                              [](const InfoRecord &r) { return r.attr == EIATTR_CRS_STACK_SIZE; });
+      if (own != sec->records.end()) {
+        own->payload.assign(4, 0xff); // the input's record is overwritten in place
+      } else {
+        InfoRecord crs;
+        crs.format = EIFMT_SVAL;
+        crs.attr = EIATTR_CRS_STACK_SIZE;
+        crs.payload.assign(4, 0xff);
+        insert_before_bank_tail(sec->records, std::move(crs));
+      }
+    }
     // A kernel uses as many named barriers as the deepest user it reaches
     // (the record is added at the end when the kernel itself used none).
     if (sec->func && sec->func->is_entry()) {
@@ -289,21 +305,6 @@ void build_nv_info(Context &ctx) {
         r.attr = EIATTR_NUM_BARRIERS;
         r.value = most;
         insert_before_bank_tail(sec->records, std::move(r));
-      }
-    }
-    // A recursive kernel's call-return stack size is unknown too.
-    if (std::find(recursive_kernels.begin(), recursive_kernels.end(),
-                  find_global(ctx, sec->name.substr(9))) != recursive_kernels.end()) {
-      auto own = std::find_if(sec->records.begin(), sec->records.end(),
-                              [](const InfoRecord &r) { return r.attr == EIATTR_CRS_STACK_SIZE; });
-      if (own != sec->records.end()) {
-        own->payload.assign(4, 0xff); // the input's record is overwritten in place
-      } else {
-        InfoRecord crs;
-        crs.format = EIFMT_SVAL;
-        crs.attr = EIATTR_CRS_STACK_SIZE;
-        crs.payload.assign(4, 0xff);
-        insert_before_bank_tail(sec->records, std::move(crs));
       }
     }
     if (sec->records.empty())
