@@ -432,15 +432,10 @@ private:
       if (s.shndx != SHN_UNDEF)
         defined_.insert(s.name);
       else if (s.bind() == STB_GLOBAL && !is_driver_function(s.name) &&
-               !is_placeholder_name(s.name) && !is_dynamic_shared(s))
+               !is_placeholder_name(s.name) &&
+               !s.is_shared_variable()) // extern __shared__: resolved by layout, never by archives
         referenced_.push_back(s.name);
     }
-  }
-
-  // `extern __shared__` arrays are undefined symbols that layout resolves;
-  // they never make archive members necessary.
-  static bool is_dynamic_shared(const ElfSymbol &s) {
-    return s.type() == STT_CUDA_VARIABLE && (s.other & 0xe0) == STO_CUDA_SHARED;
   }
 
   bool have_undefined() const {

@@ -82,6 +82,19 @@ std::set<const OutputSymbol *> reached_from(const OutputSymbol *kernel, const Ca
   return reached;
 }
 
+// Every kernel, by its .nv.shared.<k> section, with the functions it reaches.
+std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels_by_shared_section(Context &ctx) {
+  CalleeMap callees = direct_callees(ctx);
+  std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels;
+  for (OutputSection *shared : ctx.out.sections) {
+    if (shared->kind != SectionKind::Shared)
+      continue;
+    if (const OutputSymbol *kernel = find_global(ctx, shared->name.substr(11)))
+      kernels.emplace_back(shared, reached_from(kernel, callees));
+  }
+  return kernels;
+}
+
 } // namespace
 
 // Dynamic shared memory: a kernel that (itself or through a callee) uses an
@@ -98,14 +111,7 @@ void layout_dynamic_shared(Context &ctx) {
           users.insert(sec->target->func);
   if (users.empty())
     return;
-  CalleeMap callees = direct_callees(ctx);
-  for (OutputSection *shared : ctx.out.sections) {
-    if (shared->kind != SectionKind::Shared)
-      continue;
-    const OutputSymbol *kernel = find_global(ctx, shared->name.substr(11));
-    if (!kernel)
-      continue;
-    std::set<const OutputSymbol *> reached = reached_from(kernel, callees);
+  for (auto &[shared, reached] : kernels_by_shared_section(ctx)) {
     bool uses = std::any_of(reached.begin(), reached.end(),
                             [&](const OutputSymbol *f) { return users.count(f) > 0; });
     if (!uses)
@@ -154,19 +160,7 @@ void layout_namespace_shared(Context &ctx) {
       for (const OutputReloc &r : sec->relocs)
         if (r.sym && r.sym->namespace_shared)
           users.emplace(r.sym, sec->target->func);
-  CalleeMap callees = direct_callees(ctx);
-
-  // Kernels (by their shared section) and what they reach.
-  std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels;
-  for (OutputSection *shared : ctx.out.sections) {
-    if (shared->kind != SectionKind::Shared)
-      continue;
-    const OutputSymbol *kernel = find_global(ctx, shared->name.substr(11));
-    if (!kernel)
-      continue;
-    std::set<const OutputSymbol *> reached = reached_from(kernel, callees);
-    kernels.emplace_back(shared, std::move(reached));
-  }
+  auto kernels = kernels_by_shared_section(ctx);
   auto kernel_set = [&](const OutputSymbol *var) {
     std::set<size_t> set;
     auto range = users.equal_range(var);

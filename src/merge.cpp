@@ -437,7 +437,7 @@ private:
         merge_local_variable(i, s);
         continue;
       }
-      if (s.type() == STT_CUDA_VARIABLE && (s.other & 0xe0) == STO_CUDA_SHARED) {
+      if (s.is_shared_variable()) {
         // `extern __shared__ x[]` (undefined, no size) is dynamic shared
         // memory; a sized one, or a definition, is a namespace-scope
         // __shared__ variable laid out by the link.
@@ -522,7 +522,7 @@ private:
     // A device function's own `__shared__` variable (a local in
     // .nv_debug.shared) is laid out like a namespace-scope one: one offset
     // in every kernel that reaches the function.
-    if (s.type() == STT_CUDA_VARIABLE && (s.other & 0xe0) == STO_CUDA_SHARED && s.shndx != SHN_UNDEF &&
+    if (s.is_shared_variable() && s.shndx != SHN_UNDEF &&
         s.shndx < obj_.elf.sections.size() && in_section(s.shndx).name == ".nv_debug.shared") {
       std::string key = fmt::format("{}\x1f{}", s.name, obj_.index); // locals are per input
       OutputSymbol *sym = extern_shared_symbol(key);

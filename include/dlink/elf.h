@@ -137,6 +137,8 @@ struct ElfSymbol {
 
   u8 bind() const { return info >> 4; }
   u8 type() const { return info & 0xf; }
+  // A CUDA variable in shared memory (`__shared__`, defined or extern).
+  bool is_shared_variable() const { return type() == STT_CUDA_VARIABLE && (other & 0xe0) == STO_CUDA_SHARED; }
   static u8 make_info(u8 bind, u8 type) { return static_cast<u8>((bind << 4) | (type & 0xf)); }
 };
 
