@@ -297,6 +297,12 @@ void finish_sections(Context &ctx) {
   std::erase_if(out.prototypes, [&](const auto &p) {
     return !called.count(p.first) || out.address_taken_syms.count(p.first);
   });
+  // Entries are in the order the output symbols were created (first
+  // reference or definition while merging the inputs in link order), not in
+  // input order or .symtab order: weak definitions sit in the local array.
+  std::stable_sort(out.prototypes.begin(), out.prototypes.end(), [](const auto &x, const auto &y) {
+    return (x.first ? x.first->create_seq : 0) < (y.first ? y.first->create_seq : 0);
+  });
   if (out.prototypes.empty())
     prototype->removed = true;
 
