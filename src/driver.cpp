@@ -2,6 +2,7 @@
 // after it; this function is the table of contents.
 #include "dlink/driver.h"
 
+#include "callgraph_dump.h"
 #include "input_files.h"
 #include "layout.h"
 #include "link_context.h"
@@ -35,8 +36,6 @@ void check_command_line(Context &ctx) {
     ctx.diag.fatal("-lto is not supported by dlink yet");
   if (ctx.opts.preserve_relocs)
     ctx.diag.fatal("-preserve-relocs is not supported by dlink yet");
-  if (ctx.opts.dump_callgraph || ctx.opts.dump_callgraph_no_demangle)
-    ctx.diag.fatal("-dump-callgraph is not supported by dlink yet");
   if (!ctx.opts.uidx_file.empty()) {
     std::error_code ec;
     const std::string &uidx = ctx.opts.uidx_file;
@@ -70,6 +69,12 @@ void write_timing_table(const Options &opts, Diagnostics &diag) {
   std::fclose(f);
 }
 
+// -dump-callgraph and -dump-callgraph-no-demangle print the same text
+// (both demangle).
+bool wants_callgraph_dump(const Context &ctx) {
+  return ctx.opts.dump_callgraph || ctx.opts.dump_callgraph_no_demangle;
+}
+
 // nvlink stops after a stage that reported errors.
 bool checkpoint(const Context &ctx) { return !ctx.diag.has_errors(); }
 
@@ -83,11 +88,14 @@ int finish(Context &ctx) {
 // After merge errors nvlink still lays memory out and computes the
 // resources, so -v reports them; no output is written.
 int finish_after_errors(Context &ctx) {
+  std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
   if (ctx.opts.verbose) {
     layout_memory(ctx);
     build_nv_info(ctx);
-    report_resources(ctx);
   }
+  ctx.diag.stream() << callgraph;
+  if (ctx.opts.verbose)
+    report_resources(ctx);
   return finish(ctx);
 }
 
@@ -108,7 +116,9 @@ int link(const Options &opts, Diagnostics &diag) {
 
   layout_memory(ctx);        // shared/constant/global offsets fixed
   apply_relocations(ctx);    // link-time relocations applied, the rest kept
+  std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
   build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed
+  diag.stream() << callgraph; // -dump-callgraph (after the stack warnings)
   if (opts.verbose)
     report_resources(ctx);   // -v: gmem and per-kernel resource lines
   finish_sections(ctx);      // callgraph/prototype; global symbols fixed

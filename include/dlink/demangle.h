@@ -1,0 +1,27 @@
+// Itanium C++ ABI demangling in the style nvlink prints (-dump-callgraph).
+//
+// nvlink's demangler is not GNU's: function templates show their return type
+// and their signature unsubstituted (T1, T2, ... for T_, T0_, ...), literals
+// print as casts ("(int)4"), spacing follows the EDG front end
+// ("const Big &", but "const A&" when A comes from a substitution of a name
+// prefix), constructors and destructors carry a kind ("[deleting]",
+// "[subobject]"), and so on. The rules are measured from nvlink 13.0.88; see
+// testdata/demangle/ for the pairs and the probes that produced them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dlink {
+
+// The name as nvlink prints it, or nullopt when nvlink prints the raw name:
+// the name does not start with "_Z", is malformed or truncated, has trailing
+// characters, or uses a mangling nvlink does not decode (_ZL..., decimal
+// floating point, long double literals, ...). A "$<digits>" suffix (the
+// clones ptxas makes) is dropped; any other "$<text>" after a function prints
+// as "[clone <function>] <text>". Absurdly deep or long results (thousands of
+// nested levels, megabytes of output) also give nullopt.
+std::optional<std::string> demangle(std::string_view name);
+
+} // namespace dlink

@@ -1,0 +1,169 @@
+// -dump-callgraph (callgraph_dump.h). Rules measured against nvlink:
+// * Nodes are the function symbols in creation order (first appearance
+//   across the inputs, undefined references included), numbered from 1.
+//   A function removed by the link keeps its number and prints "N: ".
+// * `^` marks a kernel, `&` an address-taken function, `[N]` the register
+//   count of the function's own code (absent for undefined functions).
+// * A function's callees: its direct calls, then for each of its indirect
+//   call sites (last site first) every address-taken function with the
+//   site's prototype, in node order (the inputs' own prototype-match lists
+//   are not used); printed most recent first.
+// * Register propagation: for each defined function in definition order,
+//   every kernel reaching it (kernels most recently created first) whose
+//   count so far is lower takes the function's count, with one line each.
+#include "callgraph_dump.h"
+
+#include "dead_code.h"
+#include "dlink/demangle.h"
+#include "output_model.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace dlink {
+
+namespace {
+
+// nvcc names some file-local functions "__nv_static_<N>_<N chars>_<name>"
+// (libcudadevrt's, for instance); nvlink prints them as <name>.
+std::string_view strip_static_prefix(std::string_view name) {
+  constexpr std::string_view kPrefix = "__nv_static_";
+  if (!name.starts_with(kPrefix))
+    return name;
+  std::string_view rest = name.substr(kPrefix.size());
+  size_t digits = 0, n = 0;
+  while (digits < rest.size() && digits < 6 && rest[digits] >= '0' && rest[digits] <= '9')
+    n = n * 10 + static_cast<size_t>(rest[digits++] - '0');
+  if (digits == 0 || rest.size() < digits + 1 + n + 1 || rest[digits] != '_' || rest[digits + 1 + n] != '_')
+    return name;
+  return rest.substr(digits + 1 + n + 1);
+}
+
+std::string display_name(std::string_view name) {
+  std::string_view plain = strip_static_prefix(name);
+  if (auto d = demangle(plain))
+    return *d;
+  return std::string(plain);
+}
+
+} // namespace
+
+std::string describe_callgraph(const Context &ctx) {
+  const OutputModel &out = ctx.out;
+  // Nodes: every function symbol of the inputs, dead ones included, in
+  // order of first appearance (a global name once, each local on its own).
+  std::vector<const OutputSymbol *> nodes; // nullptr: removed
+  std::unordered_set<std::string_view> seen_globals;
+  for (const InputObject *obj : ctx.inputs)
+    for (u32 i = 1; i < obj->symbols.size(); i++) {
+      const ElfSymbol &s = obj->symbols[i];
+      if (s.type() != STT_FUNC || (s.bind() != STB_LOCAL && !seen_globals.insert(s.name).second))
+        continue;
+      const OutputSymbol *f = i < obj->sym_map.size() ? obj->sym_map[i] : nullptr;
+      if (f && s.bind() != STB_LOCAL && ctx.out.global_by_name.count(s.name))
+        f = ctx.out.global_by_name.at(s.name);
+      nodes.push_back(f && !f->removed && is_live_function(ctx, *obj, i) ? f : nullptr);
+    }
+  std::unordered_map<const OutputSymbol *, size_t> number;
+  for (size_t i = 0; i < nodes.size(); i++)
+    if (nodes[i])
+      number.emplace(nodes[i], i + 1);
+
+  auto node_of = [&](const OutputSymbol *f) {
+    auto n = number.find(f);
+    return n == number.end() ? 0 : n->second;
+  };
+
+  std::unordered_map<const OutputSymbol *, u32> regs;
+  for (const OutputSection *sec : out.sections)
+    if (sec->kind == SectionKind::ModuleInfo)
+      for (const InfoRecord &r : sec->records)
+        if (r.attr == EIATTR_REGCOUNT && r.sym && r.payload.size() >= 8)
+          regs[r.sym] = read_le<u32>(r.payload.data() + 4);
+
+  std::unordered_map<const OutputSymbol *, std::vector<const OutputSymbol *>> callees;
+  for (const auto &[caller, callee] : out.call_edges)
+    if (caller && callee)
+      callees[caller].push_back(callee);
+  std::vector<std::pair<OutputSymbol *, std::string_view>> taken(out.address_taken);
+  std::stable_sort(taken.begin(), taken.end(), [&](const auto &a, const auto &b) {
+    return node_of(a.first) < node_of(b.first);
+  });
+  for (auto site = out.indirect_calls.rbegin(); site != out.indirect_calls.rend(); ++site)
+    if (site->first)
+      for (const auto &[target, target_proto] : taken)
+        if (target && target_proto == site->second)
+          callees[site->first].push_back(target);
+
+  // (The target without its a/f suffix.)
+  std::string text = fmt::format("callgraph for sm_{}:\n", ctx.arch.sm);
+  text += "# A: s -> B // s (number A) potentially calls B\n"
+          "# s [N]     // s uses N registers\n"
+          "# ^s        // s is entry point\n"
+          "# &s        // s has address taken\n";
+  for (size_t i = 0; i < nodes.size(); i++) {
+    const OutputSymbol *f = nodes[i];
+    text += fmt::format("{}: ", i + 1);
+    if (!f) {
+      text += '\n';
+      continue;
+    }
+    if (f->is_entry())
+      text += '^';
+    if (out.address_taken_syms.count(f))
+      text += '&';
+    text += display_name(f->name);
+    if (auto r = regs.find(f); r != regs.end())
+      text += fmt::format(" [{}]", r->second);
+    text += " ->";
+    if (auto c = callees.find(f); c != callees.end())
+      for (auto it = c->second.rbegin(); it != c->second.rend(); ++it)
+        if (auto n = number.find(*it); n != number.end())
+          text += fmt::format(" {}", n->second);
+    text += '\n';
+  }
+
+  // Register propagation, in nvlink's order.
+  std::vector<const OutputSymbol *> kernels, defined;
+  for (const OutputSymbol *f : nodes)
+    if (f && f->defined()) {
+      defined.push_back(f);
+      if (f->is_entry())
+        kernels.push_back(f);
+    }
+  std::reverse(kernels.begin(), kernels.end());
+  std::stable_sort(defined.begin(), defined.end(),
+                   [](const OutputSymbol *a, const OutputSymbol *b) { return a->def_order < b->def_order; });
+  std::unordered_map<const OutputSymbol *, std::unordered_set<const OutputSymbol *>> reach;
+  for (const OutputSymbol *k : kernels) {
+    auto &seen = reach[k];
+    std::vector<const OutputSymbol *> todo{k};
+    while (!todo.empty()) {
+      const OutputSymbol *f = todo.back();
+      todo.pop_back();
+      if (auto c = callees.find(f); c != callees.end())
+        for (const OutputSymbol *g : c->second)
+          if (seen.insert(g).second)
+            todo.push_back(g);
+    }
+  }
+  std::unordered_map<const OutputSymbol *, u32> current;
+  for (const OutputSymbol *k : kernels)
+    current[k] = regs.count(k) ? regs.at(k) : 0;
+  for (const OutputSymbol *f : defined) {
+    auto r = regs.find(f);
+    if (r == regs.end())
+      continue;
+    for (const OutputSymbol *k : kernels) {
+      if (k == f || !reach[k].count(f) || current[k] >= r->second)
+        continue;
+      current[k] = r->second;
+      text += fmt::format("regcount {} for {} propagated to entry {}\n", r->second, display_name(f->name),
+                          display_name(k->name));
+    }
+  }
+  return text;
+}
+
+} // namespace dlink
