@@ -11,6 +11,7 @@
 #include "nv_info.h"
 #include "registration.h"
 #include "relocate.h"
+#include "texture_slots.h"
 #include "writer.h"
 
 #include <cstdio>
@@ -115,6 +116,7 @@ int link(const Options &opts, Diagnostics &diag) {
     return finish_after_errors(ctx);
 
   layout_memory(ctx);        // shared/constant/global offsets fixed
+  allocate_texture_slots(ctx); // .texref/.samplerref/.surfref header slots
   apply_relocations(ctx);    // link-time relocations applied, the rest kept
   std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
   build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed

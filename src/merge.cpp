@@ -970,14 +970,10 @@ void resolve_undefined(Context &ctx) {
     }
     if (sym->type == STT_FUNC && is_driver_function(sym->name))
       continue;
-    // Bound texture/sampler/surface references (PTX .texref, .samplerref,
-    // .surfref) stay undefined in nvlink's output and get header-index slots
-    // in each kernel's parameter bank; dlink does not build those yet.
-    if (sym->type == STT_CUDA_TEXTURE || sym->type == STT_CUDA_SAMPLER || sym->type == STT_CUDA_SURFACE)
-      ctx.diag.fatal(fmt::format("'{}' in '{}' is a bound texture, sampler or surface reference "
-                                 "(.texref/.samplerref/.surfref); dlink does not support linking "
-                                 "them yet (use texture objects)",
-                                 sym->name, sym->first_referenced_in ? sym->first_referenced_in->name : ""));
+    // Bound texture/sampler/surface references stay undefined; they get
+    // header-index slots in the kernels' parameter banks (texture_slots.cpp).
+    if (is_bound_texture_type(sym->type))
+      continue;
     ctx.diag.error(fmt::format("Undefined reference to '{}' in '{}'", sym->name,
                                sym->first_referenced_in ? sym->first_referenced_in->name : ""));
   }

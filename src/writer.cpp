@@ -28,6 +28,25 @@ namespace dlink {
 namespace {
 
 constexpr u32 kCudaToolkitVersion = 130; // 13.0
+
+// The architecture .note.nv.cuinfo names: the lowest of the target and of
+// the inputs' own cuinfo notes (an input from PTX written for an older
+// .target carries that target).
+u32 cuinfo_sm(const Context &ctx) {
+  u32 sm = ctx.arch.sm;
+  for (const auto &in : ctx.inputs) {
+    const ElfSection *note = in->elf.section_named(".note.nv.cuinfo");
+    if (!note || note->type != SHT_NOTE || note->data.size() < 12)
+      continue;
+    const u8 *d = note->data.data();
+    u32 namesz = read_le<u32>(d), descsz = read_le<u32>(d + 4);
+    u64 desc = 12 + align_to(namesz, 4);
+    if (descsz < 4 || desc + 4 > note->data.size() || read_le<u16>(d + desc) != 2)
+      continue;
+    sm = std::min<u32>(sm, read_le<u16>(d + desc + 2));
+  }
+  return sm;
+}
 // nvlink leaves this many unaccounted zero bytes after .shstrtab on sm_100+.
 constexpr u64 kMercuryShstrtabSlack = 36;
 constexpr std::array<u8, 16> kRelAction = {0x73, 0, 0, 0, 0, 0, 0, 0,
@@ -572,7 +591,7 @@ void write_output(Context &ctx) {
     if (sec->kind == SectionKind::Note && sec->name == ".note.nv.cuinfo") {
       u8 desc[8];
       write_le<u16>(desc, 2);
-      write_le<u16>(desc + 2, static_cast<u16>(ctx.arch.sm));
+      write_le<u16>(desc + 2, static_cast<u16>(cuinfo_sm(ctx)));
       write_le<u32>(desc + 4, kCudaToolkitVersion);
       append_note(sec->data, 1000, desc);
       sec->size = sec->data.size();

@@ -76,6 +76,10 @@ enum : u8 {
   STT_CUDA_SURFACE = 12,
   STT_CUDA_VARIABLE = 13,
 };
+// PTX .texref / .samplerref / .surfref globals (bound references).
+inline bool is_bound_texture_type(u8 type) {
+  return type == STT_CUDA_TEXTURE || type == STT_CUDA_SAMPLER || type == STT_CUDA_SURFACE;
+}
 enum : u8 {
   STO_CUDA_MANAGED = 0x04,
   STO_CUDA_ENTRY = 0x10,

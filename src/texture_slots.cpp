@@ -1,0 +1,192 @@
+// Header-index slots for bound texture, sampler and surface references
+// (texture_slots.h). Measured rules (docs/notes/semantics-findings.md §7):
+//
+// * One slot table for the whole program: every reference (used or not)
+//   has the same offset in every kernel that gets slots. The table starts at
+//   the largest .nv.constant0.<k> size of all kernels (4-aligned); slot
+//   bytes are 0.
+// * Slot order: the references are listed textures, then samplers, then
+//   surfaces, each kind in reverse symbol order; that list is then ordered
+//   by a list merge sort whose keys all compare equal and which splits a
+//   list by dealing its elements alternately onto the fronts of two lists
+//   (texture_slot_permutation).
+// * A kernel gets slots when it or a function it calls has a code
+//   relocation against a reference. It gets relocations for the texture and
+//   surface slots, and for the sampler slots only when such a relocation
+//   names a surface or a sampler. The records of .rel.nv.constant0.<k> are
+//   in descending offset order.
+// * Code relocations against references are resolved and dropped:
+//   BINDLESSOFF14_40 gets the slot offset / 4, CONST_FIELD21_38 the slot
+//   offset plus the addend.
+#include "texture_slots.h"
+
+#include "dlink/reloc_types.h"
+#include "output_model.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace dlink {
+
+namespace {
+
+std::vector<u32> merge_sort_equal_keys(const std::vector<u32> &list) {
+  if (list.size() <= 1)
+    return list;
+  // Deal the elements alternately onto the front of two lists.
+  std::vector<u32> a, b;
+  for (size_t i = 0; i < list.size(); i++)
+    (i % 2 == 0 ? a : b).insert((i % 2 == 0 ? a : b).begin(), list[i]);
+  a = merge_sort_equal_keys(a);
+  b = merge_sort_equal_keys(b);
+  // Merging equal keys takes the whole first list, then the second.
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+u32 slot_reloc_type(u8 sym_type) {
+  using namespace reloc_type;
+  switch (sym_type) {
+  case STT_CUDA_TEXTURE:
+    return R_CUDA_TEX_HEADER_INDEX;
+  case STT_CUDA_SAMPLER:
+    return R_CUDA_SAMP_HEADER_INDEX;
+  default:
+    return R_CUDA_SURF_HEADER_INDEX;
+  }
+}
+
+// A kernel by name: global, or local (a kernel of a texmode_independent
+// module is a local symbol).
+OutputSymbol *function_named(Context &ctx, std::string_view name) {
+  if (OutputSymbol *sym = find_global(ctx, name))
+    return sym;
+  for (OutputSymbol *sym : ctx.out.locals)
+    if (sym->name == name && sym->type == STT_FUNC)
+      return sym;
+  return nullptr;
+}
+
+} // namespace
+
+std::vector<u32> texture_slot_permutation(u32 n) {
+  std::vector<u32> list(n);
+  for (u32 i = 0; i < n; i++)
+    list[i] = i;
+  return merge_sort_equal_keys(list);
+}
+
+void allocate_texture_slots(Context &ctx) {
+  // The references, in symbol order.
+  std::vector<OutputSymbol *> refs;
+  for (OutputSymbol *sym : ctx.out.globals)
+    if (!sym->removed && !sym->defined() && is_bound_texture_type(sym->type))
+      refs.push_back(sym);
+  if (refs.empty())
+    return;
+  std::stable_sort(refs.begin(), refs.end(),
+                   [](const OutputSymbol *a, const OutputSymbol *b) {
+                     return a->create_seq < b->create_seq;
+                   });
+
+  // Textures, samplers, surfaces; each kind in reverse symbol order.
+  std::vector<OutputSymbol *> list;
+  for (u8 type : {STT_CUDA_TEXTURE, STT_CUDA_SAMPLER, STT_CUDA_SURFACE})
+    for (auto it = refs.rbegin(); it != refs.rend(); ++it)
+      if ((*it)->type == type)
+        list.push_back(*it);
+
+  // Kernels and their parameter banks.
+  std::vector<std::pair<OutputSymbol *, OutputSection *>> kernels;
+  u64 base = 0;
+  for (OutputSection *sec : ctx.out.sections) {
+    if (sec->removed || sec->kind != SectionKind::Constant ||
+        !sec->name.starts_with(".nv.constant0."))
+      continue;
+    OutputSymbol *kernel = function_named(ctx, sec->name.substr(14));
+    if (!kernel || !kernel->is_entry())
+      continue;
+    kernels.emplace_back(kernel, sec);
+    base = std::max(base, sec->size);
+  }
+  base = align_to(base, 4);
+
+  std::map<const OutputSymbol *, u64> slot;
+  std::vector<u32> order =
+      texture_slot_permutation(static_cast<u32>(list.size()));
+  for (u32 pos = 0; pos < order.size(); pos++)
+    slot[list[order[pos]]] = base + 4 * pos;
+  const u64 end = base + 4 * order.size();
+
+  // Which functions reference which kinds; the code relocations resolved.
+  std::set<const OutputSymbol *> uses_any, uses_sampler_kind;
+  for (OutputSection *rel : ctx.out.sections) {
+    if (rel->kind != SectionKind::Reloc || rel->removed || !rel->target ||
+        rel->target->kind != SectionKind::Text || rel->merc)
+      continue;
+    OutputSection *text = rel->target;
+    std::vector<OutputReloc> kept;
+    for (const OutputReloc &r : rel->relocs) {
+      auto it = r.sym ? slot.find(r.sym) : slot.end();
+      if (it == slot.end()) {
+        kept.push_back(r);
+        continue;
+      }
+      if (text->func) {
+        uses_any.insert(text->func);
+        if (r.sym->type != STT_CUDA_TEXTURE)
+          uses_sampler_kind.insert(text->func);
+      }
+      const RelocDesc *desc = find_reloc(r.type);
+      u32 bytes = desc ? reloc_field_bytes(*desc) : 0;
+      if (!desc || r.offset > text->data.size() ||
+          bytes > text->data.size() - r.offset)
+        ctx.diag.fatal(
+            fmt::format("unsupported relocation against '{}' in section '{}'",
+                        r.sym->name, text->name));
+      RelocInputs in;
+      in.address = it->second + static_cast<u64>(r.addend);
+      in.implicit_addend = !rel->rela;
+      apply_reloc_fields(
+          *desc, std::span<u8>(text->data.data() + r.offset, bytes), in);
+    }
+    rel->relocs = std::move(kept);
+  }
+
+  std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
+  for (auto &[caller, callee] : ctx.out.call_edges)
+    if (caller && callee)
+      callees.emplace(caller, callee);
+
+  for (auto &[kernel, bank] : kernels) {
+    bool any = false, samplers = false;
+    std::set<const OutputSymbol *> seen{kernel};
+    std::vector<const OutputSymbol *> work{kernel};
+    while (!work.empty()) {
+      const OutputSymbol *f = work.back();
+      work.pop_back();
+      any |= uses_any.count(f) > 0;
+      samplers |= uses_sampler_kind.count(f) > 0;
+      auto range = callees.equal_range(f);
+      for (auto it = range.first; it != range.second; ++it)
+        if (seen.insert(it->second).second)
+          work.push_back(it->second);
+    }
+    if (!any)
+      continue;
+    bank->data.resize(end, 0);
+    bank->size = end;
+    OutputSection *rel = reloc_section_for(ctx, bank, false);
+    rel->flags = 0; // nvlink writes these without SHF_INFO_LINK
+    for (u32 pos = static_cast<u32>(order.size()); pos-- > 0;) {
+      OutputSymbol *sym = list[order[pos]];
+      if (sym->type == STT_CUDA_SAMPLER && !samplers)
+        continue;
+      rel->relocs.push_back(
+          {base + 4 * pos, sym, slot_reloc_type(sym->type), 0, 0});
+    }
+  }
+}
+
+} // namespace dlink
