@@ -260,7 +260,9 @@ void layout_namespace_shared(Context &ctx) {
 
 // Device functions' own constant banks (sm_75-89 OCG constants) are copied
 // into the same-numbered bank of every kernel that reaches the function, at
-// one offset that suits all of them.
+// one offset that suits all of them. The banks go function by function, the
+// function whose first bank was merged last first; a function's copies (one
+// per input that defines it, kept or not) follow in merge order.
 void merge_function_banks(Context &ctx) {
   CalleeMap callees = direct_callees(ctx);
   std::vector<OutputSymbol *> kernels;
@@ -279,37 +281,47 @@ void merge_function_banks(Context &ctx) {
   auto bank_prefix = [](const OutputSection *bank) {
     return std::string(bank->name.substr(0, bank->name.find('.', 12)));
   };
-  // The kernels' banks are created kernel by kernel, the most recently
-  // created kernel first.
+  std::vector<std::vector<OutputSection *>> groups;
+  std::map<std::string_view, size_t> group_of;
+  for (OutputSection *bank : ctx.out.function_banks) {
+    auto [it, fresh] = group_of.try_emplace(bank->name, groups.size());
+    if (fresh)
+      groups.emplace_back();
+    groups[it->second].push_back(bank);
+  }
+  std::reverse(groups.begin(), groups.end());
+  // A function's group creates the banks of the kernels that reach it, the
+  // most recently created kernel first.
   std::vector<OutputSymbol *> newest_first = kernels;
   std::stable_sort(newest_first.begin(), newest_first.end(),
                    [](const OutputSymbol *a, const OutputSymbol *b) { return a->create_seq > b->create_seq; });
-  for (OutputSymbol *k : newest_first)
-    for (OutputSection *bank : ctx.out.function_banks) {
-      std::string name = bank_prefix(bank) + "." + std::string(k->name);
-      if (!find_section(ctx, name) && reaches(k, bank->bank_function)) {
+  for (const auto &group : groups)
+    for (OutputSymbol *k : newest_first) {
+      std::string name = bank_prefix(group.front()) + "." + std::string(k->name);
+      if (!find_section(ctx, name) && reaches(k, group.front()->bank_function)) {
         create_callgraph_sections(ctx); // (nvlink has made them by now)
-        create_section(ctx, name, bank->type, bank->flags, bank->align);
+        create_section(ctx, name, group.front()->type, group.front()->flags, group.front()->align);
       }
     }
-  for (OutputSection *bank : ctx.out.function_banks) {
-    std::string prefix = bank_prefix(bank);
+  for (const auto &group : groups) {
+    std::string prefix = bank_prefix(group.front());
     std::vector<OutputSection *> targets;
-    u64 offset = 0;
-    for (OutputSymbol *k : kernels) {
-      if (!reaches(k, bank->bank_function))
-        continue;
-      std::string name = prefix + "." + std::string(k->name);
-      OutputSection *sec = find_section(ctx, name);
-      targets.push_back(sec);
-      offset = std::max(offset, align_to(sec->size, bank->align));
-    }
-    bank->base = offset;
-    for (OutputSection *sec : targets) {
-      sec->data.resize(offset, 0);
-      sec->data.insert(sec->data.end(), bank->data.begin(), bank->data.end());
-      sec->size = sec->data.size();
-      sec->align = std::max(sec->align, bank->align);
+    for (OutputSymbol *k : kernels)
+      if (reaches(k, group.front()->bank_function))
+        targets.push_back(find_section(ctx, prefix + "." + std::string(k->name)));
+    for (OutputSection *bank : group) {
+      u64 offset = 0;
+      for (OutputSection *sec : targets)
+        offset = std::max(offset, align_to(sec->size, bank->align));
+      bank->base = offset;
+      if (bank->lost_copy)
+        ctx.out.null_symbol_value = offset;
+      for (OutputSection *sec : targets) {
+        sec->data.resize(offset, 0);
+        sec->data.insert(sec->data.end(), bank->data.begin(), bank->data.end());
+        sec->size = sec->data.size();
+        sec->align = std::max(sec->align, bank->align);
+      }
     }
   }
 }

@@ -169,6 +169,7 @@ struct OutputSection {
   bool detached = false;
   std::string_view bank_function;
   u64 base = 0;
+  bool lost_copy = false; // the bank of a weak function copy that is not kept
   // .nv.shared.<k> of a kernel that uses dynamic shared memory.
   bool uses_dynamic_shared = false;
   bool uses_namespace_shared = false;
@@ -207,6 +208,10 @@ struct OutputModel {
   // reach it (layout).
   std::unordered_map<const OutputSymbol *, u64> dynamic_shared_offset;
   std::vector<OutputSection *> function_banks; // detached, merge order
+  std::set<std::string_view> banked_functions;  // names of the kept copies' banks
+  // st_value of the null symbol: where the last placed bank of a discarded
+  // weak function copy went (its symbols resolve to the null symbol).
+  u64 null_symbol_value = 0;
 
   // Names in the order nvlink adds them to its string tables.
   struct ShstrtabEntry {
@@ -235,7 +240,6 @@ struct OutputModel {
   // .nv.callgraph blocks.
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> call_edges;
   std::vector<std::pair<OutputSymbol *, std::string_view>> address_taken;  // block -2
-  std::vector<u32> address_taken_input; // the input each entry came from
   std::vector<std::pair<OutputSymbol *, std::string_view>> indirect_calls; // block -3
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> indirect_targets; // block -4
   // .nv.prototype: function -> signature string.

@@ -80,7 +80,7 @@ private:
     const ElfSection &in = in_section(i);
     if (is_mercury_section(in))
       return nullptr; // merged by the capsule-Mercury stage
-    if (is_function_bank(in.name))
+    if (is_function_bank(in.name) && !lost_copy_of_unbanked_function(in.name))
       return detach_function_bank(i);
     std::string_view name = output_name(in.name);
     OutputSection *out = find_section(ctx_, name);
@@ -127,6 +127,24 @@ private:
     return false;
   }
 
+  // The bank of a dropped weak copy whose kept definition (merged earlier)
+  // has no such bank stays an ordinary section: nothing is copied into the
+  // kernels' banks.
+  bool lost_copy_of_unbanked_function(std::string_view name) const {
+    auto k = defined_function(name.substr(name.find('.', 12) + 1));
+    return k && discarded_[*k] && !winner_elsewhere_.count(*k) &&
+           !ctx_.out.banked_functions.count(name);
+  }
+
+  // This input's definition of function `fn`, if it has one.
+  std::optional<u32> defined_function(std::string_view fn) const {
+    for (u32 k = 1; k < obj_.symbols.size(); k++)
+      if (obj_.symbols[k].type() == STT_FUNC && obj_.symbols[k].shndx != SHN_UNDEF &&
+          obj_.symbols[k].name == fn)
+        return k;
+    return std::nullopt;
+  }
+
   OutputSection *detach_function_bank(u32 i) {
     const ElfSection &in = in_section(i);
     auto *bank = ctx_.arena.make<OutputSection>();
@@ -137,6 +155,10 @@ private:
     bank->align = std::max<u64>(in.addralign, 1);
     bank->detached = true;
     bank->bank_function = bank->name.substr(bank->name.find('.', 12) + 1);
+    if (auto k = defined_function(bank->bank_function))
+      bank->lost_copy = discarded_[*k];
+    if (!bank->lost_copy)
+      ctx_.out.banked_functions.insert(bank->name);
     bank->data.assign(in.data.begin(), in.data.end());
     bank->size = bank->data.size();
     ctx_.out.function_banks.push_back(bank);
@@ -535,7 +557,11 @@ private:
       return;
     }
     OutputSection *sec = nullptr;
-    if (s.shndx != SHN_UNDEF && s.shndx < sec_map_.size())
+    // (The variables of a dropped copy's bank that stays an ordinary section
+    // leave it to the section-symbol pass to create.)
+    if (s.shndx != SHN_UNDEF && s.shndx < sec_map_.size() &&
+        !(is_function_bank(in_section(s.shndx).name) &&
+          lost_copy_of_unbanked_function(in_section(s.shndx).name)))
       sec = map_section(s.shndx);
     // (Per-function constant banks: ".nv.constant<N>.<f>".)
     bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
@@ -797,10 +823,8 @@ private:
       case 2: {
         // Address-taken functions are listed once.
         OutputSymbol *f = mapped_symbol(a);
-        if (out.address_taken_syms.insert(f).second) {
+        if (out.address_taken_syms.insert(f).second)
           out.address_taken.emplace_back(f, string_at(strtab, static_cast<u32>(b)));
-          out.address_taken_input.push_back(obj_.index);
-        }
         break;
       }
       case 3:

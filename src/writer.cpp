@@ -504,8 +504,8 @@ void write_output(Context &ctx) {
       for (auto it = list.rbegin(); it != list.rend(); ++it)
         put(idx(caller), static_cast<i32>(idx(out.call_edges[*it].second)));
     }
-    // Address-taken functions in symbol order; indirect call sites and
-    // their possible targets grouped by function (in symbol order), each
+    // Address-taken functions in symbol creation order; indirect call sites
+    // and their possible targets grouped by function (in symbol order), each
     // group most recent first, targets listed once per function.
     auto by_index = [&](auto list) {
       std::stable_sort(list.begin(), list.end(),
@@ -530,18 +530,10 @@ void write_output(Context &ctx) {
       return unique ? by_creation(list) : by_index(list);
     };
     put(0, -2);
-    // (Address-taken functions: per contributing input, in symbol order.)
-    std::vector<size_t> taken(out.address_taken.size());
-    for (size_t k = 0; k < taken.size(); k++)
-      taken[k] = k;
-    std::stable_sort(taken.begin(), taken.end(), [&](size_t x, size_t y) {
-      u32 ix = out.address_taken_input[x], iy = out.address_taken_input[y];
-      return ix != iy ? ix < iy : idx(out.address_taken[x].first) < idx(out.address_taken[y].first);
-    });
-    for (size_t k : taken) {
-      const auto &[a, p] = out.address_taken[k];
+    // (Address-taken functions: in the order their output symbols were
+    // created, wherever the entry came from.)
+    for (auto &[a, p] : by_creation(out.address_taken))
       put(idx(a), static_cast<i32>(p.empty() ? strtab.empty_offset() : strtab.add(p)));
-    }
     put(0, -3);
     for (auto &[a, p] : grouped_recent_first(out.indirect_calls, false))
       put(idx(a), static_cast<i32>(strtab.add(p)));
@@ -633,6 +625,7 @@ void write_output(Context &ctx) {
   elf.flags = (cuinfo_index << 24) | (ctx.arch.sm << 8) | (ctx.arch.sm >= 100 ? 0x02 : 0x04);
 
   std::vector<ElfSymbol> syms(1);
+  syms[0].value = out.null_symbol_value;
   for (OutputSymbol *sym : symbols) {
     ElfSymbol e;
     e.name_offset = strtab.offset_of(sym->name);
