@@ -217,6 +217,9 @@ struct OutputModel {
   struct ShstrtabEntry {
     std::string_view name;
     u32 pad = 0; // NUL bytes left by an in-place rename
+    // Capsule-Mercury sections: the name is stored again even when an
+    // identical one is already there (local functions of several inputs).
+    const OutputSection *own = nullptr;
   };
   std::vector<ShstrtabEntry> shstrtab_names;
   // Section names and local symbol names, in creation order (global

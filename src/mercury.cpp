@@ -76,7 +76,7 @@ private:
     sec->late = true;
     ctx_.out.sections.push_back(sec);
     ctx_.out.section_by_name.emplace(sec->name, sec);
-    ctx_.out.shstrtab_names.push_back({sec->name, 0});
+    ctx_.out.shstrtab_names.push_back({sec->name, 0, sec});
     return sec;
   }
 
@@ -449,7 +449,7 @@ private:
       t.sec->late = true;
       ctx_.out.sections.push_back(t.sec);
       ctx_.out.section_by_name.emplace(t.sec->name, t.sec);
-      ctx_.out.shstrtab_names.push_back({t.sec->name, 0});
+      ctx_.out.shstrtab_names.push_back({t.sec->name, 0, t.sec});
     }
   }
 

@@ -41,6 +41,14 @@ public:
         discarded_(obj.symbols.size(), false) {}
 
   void run() {
+    // Local functions (e.g. the math library's __internal_* helpers) may
+    // exist in several inputs under one name: each input's copy gets its own
+    // sections, however the names collide.
+    for (u32 i = 1; i < obj_.symbols.size(); i++) {
+      const ElfSymbol &s = obj_.symbols[i];
+      if (s.type() == STT_FUNC && s.bind() == STB_LOCAL && s.shndx != SHN_UNDEF && s.shndx < sec_map_.size())
+        local_function_sections_.insert(in_section(s.shndx).name);
+    }
     // Weak functions an earlier input already defined (live or not).
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
       const ElfSymbol &s = obj_.symbols[i];
@@ -83,7 +91,7 @@ private:
     if (is_function_bank(in.name) && !lost_copy_of_unbanked_function(in.name))
       return detach_function_bank(i);
     std::string_view name = output_name(in.name);
-    OutputSection *out = find_section(ctx_, name);
+    OutputSection *out = local_function_sections_.count(name) ? nullptr : find_section(ctx_, name);
     if (!out && ctx_.arch.is_mercury() && name.starts_with(".nv.constant0.")) {
       // sm_100+: kernel parameter banks are created after the merge.
       out = new_section(ctx_, name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
@@ -436,8 +444,8 @@ private:
       // Kernels get their .nv.info.<k> here; other functions when pass 4
       // reaches the section.
       std::string info_name = ".nv.info." + std::string(s.name);
-      if (input_section_named(info_name) && !find_section(ctx_, info_name))
-        create_section(ctx_, info_name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+      if (input_section_named(info_name) && !function_info_section(info_name))
+        own_info_sections_[info_name] = create_section(ctx_, info_name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
       std::string shared_name = ".nv.shared." + std::string(s.name);
       if (auto shared = input_section_named(shared_name)) {
         map_section(*shared);
@@ -655,7 +663,8 @@ private:
 
   // .nv.compat: the first input's records; record 0x02 (the ISA class) is
   // the largest of all inputs; record 0x0b is the bitwise AND over the inputs
-  // that contribute live code (measured on sm_100/sm_120 links).
+  // that contribute live code (measured on sm_100/sm_120 links and on
+  // sm_100 -> sm_103, sm_120 -> sm_121 links).
   void merge_compat(const ElfSection &in) {
     std::vector<EiRecord> recs = parse_eiattrs(in.data);
     bool has_code = false;
@@ -685,6 +694,10 @@ private:
         if (o.attr != 0x0b)
           continue;
         u64 v = read_le<u64>(r.payload.data());
+        // Code built for an older SM of the family (sm_100 for sm_103, sm_120
+        // for sm_121) contributes nothing: its record is the old SM's.
+        if (obj_.elf.sm() != ctx_.arch.sm)
+          v = 0;
         if (out.compat_0b_seen)
           v &= out.compat_0b;
         out.compat_0b = v;
@@ -731,11 +744,20 @@ private:
     }
   }
 
+  // The output .nv.info.<f> this input's records go to (a local function's
+  // is this input's own).
+  OutputSection *function_info_section(const std::string &name) {
+    if (!local_function_sections_.count(".text." + name.substr(9)))
+      return find_section(ctx_, name);
+    auto it = own_info_sections_.find(name);
+    return it == own_info_sections_.end() ? nullptr : it->second;
+  }
+
   void merge_function_info(const ElfSection &in) {
     std::string name(in.name);
-    OutputSection *info = find_section(ctx_, name);
+    OutputSection *info = function_info_section(name);
     if (!info)
-      info = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+      info = own_info_sections_[name] = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
     if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
       info->func = sec_map_[in.info]->func;
     for (const EiRecord &r : parse_eiattrs(in.data)) {
@@ -857,6 +879,8 @@ private:
 
   Context &ctx_;
   InputObject &obj_;
+  std::set<std::string_view> local_function_sections_; // ".text.<f>" of local functions
+  std::map<std::string, OutputSection *> own_info_sections_;
   std::vector<OutputSection *> sec_map_;
   std::vector<u64> sec_off_;
   std::vector<OutputSymbol *> sym_map_;

@@ -55,11 +55,11 @@ constexpr std::array<u8, 16> kRelAction = {0x73, 0, 0, 0, 0, 0, 0, 0,
 class StringTable {
 public:
   StringTable() { bytes_.push_back(0); }
-  u32 add(std::string_view s, u32 pad = 0) {
+  u32 add(std::string_view s, u32 pad = 0, bool again = false) {
     if (s.empty())
       return 0;
     auto it = offsets_.find(s);
-    if (it != offsets_.end())
+    if (it != offsets_.end() && !again)
       return it->second;
     u32 off = static_cast<u32>(bytes_.size());
     bytes_.insert(bytes_.end(), s.begin(), s.end());
@@ -438,8 +438,12 @@ void write_output(Context &ctx) {
 
   // String tables.
   StringTable shstrtab, strtab;
-  for (const auto &entry : out.shstrtab_names)
-    shstrtab.add(entry.name, entry.pad);
+  std::unordered_map<const OutputSection *, u32> own_name_offset;
+  for (const auto &entry : out.shstrtab_names) {
+    u32 off = shstrtab.add(entry.name, entry.pad, entry.own != nullptr);
+    if (entry.own)
+      own_name_offset[entry.own] = off;
+  }
   for (std::string_view s : out.prototype_strings)
     if (s.empty())
       strtab.add_empty();
@@ -665,7 +669,8 @@ void write_output(Context &ctx) {
   for (OutputSection *sec : order) {
     ElfSection e;
     e.name = sec->name;
-    e.name_offset = shstrtab.offset_of(sec->name);
+    auto own = own_name_offset.find(sec);
+    e.name_offset = own != own_name_offset.end() ? own->second : shstrtab.offset_of(sec->name);
     e.type = sec->type;
     e.flags = sec->flags;
     e.addralign = sec->align;
@@ -710,7 +715,8 @@ void write_output(Context &ctx) {
       break;
     case SectionKind::FunctionInfo: {
       e.link = symtab_index;
-      OutputSection *text = find_section(ctx, ".text." + std::string(sec->name.substr(9)));
+      OutputSection *text = sec->func && sec->func->section ? sec->func->section
+                                                             : find_section(ctx, ".text." + std::string(sec->name.substr(9)));
       e.info = text ? text->index : 0;
       break;
     }
