@@ -398,6 +398,39 @@ private:
 
   // ---- cubins ----
 
+  // A relocatable cubin given by path links for its own SM, or for a newer
+  // SM nvlink accepts it for (cubin_sm_usable) unless it is arch-specific
+  // (an `a` build: .nv.compat attribute 0x09 set), which links only for its
+  // own SM. A cubin older than sm_100 for an sm_100+ target draws nvlink's
+  // "Output is limited" warning before the mismatch (measured, not silenced
+  // by -w, an error under -Werror).
+  void check_cubin_arch(const InputObject &obj) {
+    const u32 sm = obj.elf.sm(), target = ctx_.arch.sm;
+    bool usable = cubin_sm_usable(sm, target);
+    if (usable && sm != target && arch_specific(obj))
+      usable = false;
+    if (usable)
+      return;
+    if (sm < 100 && target >= 100)
+      diag().warning_always(fmt::format(
+          "Output is limited to run on SM Arch '{}' only due to limitations in input file {}", target,
+          obj.name));
+    diag().fatal(fmt::format(nvlink_msg::kArchDoesNotMatch, obj.name, ctx_.arch.name()));
+  }
+
+  static bool arch_specific(const InputObject &obj) {
+    auto compat = obj.elf.find_section(".nv.compat");
+    if (!compat)
+      return false;
+    try {
+      for (const EiRecord &r : parse_eiattrs(obj.elf.sections[*compat].data))
+        if (r.attr == 0x09 && r.format != EIFMT_SVAL)
+          return (r.value & 0xff) != 0;
+    } catch (const InputError &) {
+    }
+    return false;
+  }
+
   void add_cubin(std::string_view name, std::span<const u8> bytes, bool by_path) {
     auto *obj = ctx_.arena.make<InputObject>();
     obj->name = std::string(name);
@@ -421,8 +454,7 @@ private:
         diag().fatal(fmt::format("Input file '{}' is not a relocatable cubin; linking "
                                  "executable cubins is not supported",
                                  obj->name));
-      if (!cubin_sm_usable(obj->elf.sm(), ctx_.arch.sm))
-        diag().fatal(fmt::format(nvlink_msg::kArchDoesNotMatch, obj->name, ctx_.arch.name()));
+      check_cubin_arch(*obj);
     }
     obj->index = static_cast<u32>(ctx_.inputs.size());
     ctx_.inputs.push_back(obj);
