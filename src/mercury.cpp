@@ -208,6 +208,8 @@ private:
 
   void build_module_info() {
     OutputSection *sass = find_section(ctx_, ".nv.info");
+    if (!sass || sass->records.empty())
+      return; // no code: the SASS .nv.info is dropped too
     OutputSection *sec = create_merc(".nv.merc.nv.info", SHT_CUDA_MERC_INFO, kMercFlag, 4);
     sec->twin = sass;
     sec->records = sass->records;

@@ -362,6 +362,13 @@ void write_output(Context &ctx) {
     target.format = EIFMT_BVAL;
     target.attr = 0x09; // EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET (value set when written)
     out.compat = {target};
+    if (ctx.arch.is_mercury()) { // sm_100+: and a zero record 0x0b (value set when written)
+      EiRecord features;
+      features.format = EIFMT_SVAL;
+      features.attr = 0x0b;
+      features.value = 8;
+      out.compat.push_back(features);
+    }
   }
 
   // Final section order and indices.
