@@ -22,17 +22,53 @@ u64 symbol_offset(const Context &, const OutputSymbol &sym) {
 
 namespace {
 
-// Places a kernel's shared variables: larger alignments first, merge order
-// within an alignment. (In relocatable cubins a shared variable's st_value
-// holds its alignment.)
-void place_shared_variables(OutputSection *sec) {
+// nvlink's list sort, not stable: deal the list alternately onto the fronts
+// of two lists (even and odd positions), sort both, then merge, taking the
+// even list's head when first(even head, odd head) holds, else the odd one's.
+template <class First>
+std::vector<OutputSymbol *> list_sort(const std::vector<OutputSymbol *> &list, const First &first) {
+  if (list.size() <= 1)
+    return list;
+  std::vector<OutputSymbol *> even, odd;
+  for (size_t i = 0; i < list.size(); i++)
+    (i % 2 ? odd : even).push_back(list[i]);
+  std::reverse(even.begin(), even.end());
+  std::reverse(odd.begin(), odd.end());
+  even = list_sort(even, first);
+  odd = list_sort(odd, first);
+  std::vector<OutputSymbol *> merged;
+  size_t e = 0, o = 0;
+  while (e < even.size() && o < odd.size())
+    merged.push_back(first(even[e], odd[o]) ? even[e++] : odd[o++]);
+  merged.insert(merged.end(), even.begin() + e, even.end());
+  merged.insert(merged.end(), odd.begin() + o, odd.end());
+  return merged;
+}
+
+// In relocatable cubins a shared variable's st_value holds its alignment.
+u64 shared_align(const OutputSymbol *v) { return std::max<u64>(v->value, 1); }
+
+// Places a kernel's own shared variables (in merge order), then the
+// namespace-scope ones only this kernel uses (in the program-wide order),
+// from `base`: sorted by larger alignment, then smaller size, with
+// list_sort (ties keep the even list first), packed.
+// Returns the largest alignment among them (1 when there are none).
+u64 place_shared_variables(OutputSection *sec, u64 base = 0,
+                           const std::vector<OutputSymbol *> &only_here = {}) {
   std::vector<OutputSymbol *> vars = sec->shared_vars;
-  std::stable_sort(vars.begin(), vars.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
-    return a->value > b->value;
+  vars.insert(vars.end(), only_here.begin(), only_here.end());
+  auto before = [](const OutputSymbol *a, const OutputSymbol *b) {
+    if (shared_align(a) != shared_align(b))
+      return shared_align(a) > shared_align(b);
+    return a->size < b->size;
+  };
+  vars = list_sort(vars, [&](const OutputSymbol *even, const OutputSymbol *odd) {
+    return !before(odd, even);
   });
-  u64 offset = 0;
+  u64 offset = base, max_align = 1;
   for (OutputSymbol *v : vars) {
-    offset = align_to(offset, std::max<u64>(v->value, 1));
+    max_align = std::max(max_align, shared_align(v));
+    offset = align_to(offset, shared_align(v));
     v->value = offset;
     offset += v->size;
   }
@@ -40,6 +76,9 @@ void place_shared_variables(OutputSection *sec) {
   // padded the input's).
   if (!vars.empty())
     sec->size = offset;
+  else
+    sec->size = std::max(sec->size, base);
+  return max_align;
 }
 
 // The reserved shared window (sm_110's workaround variable lives there)
@@ -111,46 +150,77 @@ void layout_dynamic_shared(Context &ctx) {
           users.insert(sec->target->func);
   if (users.empty())
     return;
-  for (auto &[shared, reached] : kernels_by_shared_section(ctx)) {
+  auto kernels = kernels_by_shared_section(ctx);
+  for (auto &[shared, reached] : kernels) {
     bool uses = std::any_of(reached.begin(), reached.end(),
                             [&](const OutputSymbol *f) { return users.count(f) > 0; });
     if (!uses)
       continue;
     shared->uses_dynamic_shared = true;
     shared->align = std::max(shared->align, kDynamicSharedAlign);
-    u64 start = align_to(shared->size, kDynamicSharedAlign);
-    shared->size = start; // the static part is padded up to the dynamic array
-    for (const OutputSymbol *f : reached) {
-      u64 &off = ctx.out.dynamic_shared_offset[f];
-      off = std::max(off, start);
-    }
+    shared->size = align_to(shared->size, kDynamicSharedAlign); // padded up to the array
+  }
+  // A function's code has one address for the array: the largest start of
+  // the kernels reaching it, and each of those kernels grows to it, until
+  // nothing changes.
+  auto &offset = ctx.out.dynamic_shared_offset;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto &[shared, reached] : kernels)
+      for (const OutputSymbol *f : reached)
+        if (users.count(f) && offset[f] < shared->size) {
+          offset[f] = shared->size;
+          changed = true;
+        }
+    for (auto &[shared, reached] : kernels)
+      for (const OutputSymbol *f : reached)
+        if (users.count(f) && shared->size < offset[f]) {
+          shared->size = offset[f];
+          changed = true;
+        }
   }
 }
 
-// Namespace-scope __shared__ variables get one offset for the whole program
-// (a device function's code is shared by all its callers); variables that
-// no kernel uses together may overlap. Measured rules
-// (docs/notes/semantics-findings.md §4): variables are grouped by the set of
-// kernels reaching them; within a group, larger alignment first, then
-// smaller size, then the later definition; groups are placed largest first,
-// each at the lowest offset clear of every placed variable that shares a
-// kernel with it. A kernel's .nv.shared.<k> then runs to the end of the
-// highest variable it reaches, aligned to the largest alignment of all
-// such variables. (Ties between equal-size groups are not fully understood.)
-void layout_namespace_shared(Context &ctx) {
+// Namespace-scope __shared__ variables (and a device function's own
+// __shared__ ones) get one offset for the whole program, since a device
+// function's code is shared by all its callers. Measured rules
+// (docs/notes/semantics-findings.md §4):
+// 1. All of them, dynamic `extern __shared__` arrays (size 0) included, in
+//    definition order (an array never defined: where first seen), are
+//    list_sorted by size, larger first (ties take the odd list's head).
+// 2. In that order, each variable some code refers to (removed code
+//    included) that is not used by exactly one kernel goes to the lowest
+//    offset that is 0 or the end of a variable placed before, lies inside
+//    no placed variable, and from which it (padding for its alignment
+//    included) overlaps no placed variable used by a kernel that uses it.
+// 3. A variable used by exactly one kernel is laid out with that kernel's
+//    own shared variables, after the end of the kernel's program-wide ones.
+// A kernel's .nv.shared.<k> then runs to the end of its last variable. Its
+// alignment is the largest of the variables in it; once step 2 placed any
+// variable, that of all namespace-scope variables (used or not) as well.
+void layout_shared(Context &ctx) {
   std::vector<OutputSymbol *> vars;
   bool dynamic = false;
+  u64 max_align = 1;
   for (auto &[name, sym] : ctx.out.extern_shared_by_name) {
     if (sym->namespace_shared)
-      vars.push_back(sym);
+      max_align = std::max(max_align, shared_align(sym));
     else if (sym->extern_shared)
       dynamic = true;
+    if (sym->namespace_shared || sym->extern_shared)
+      vars.push_back(sym);
   }
-  if (vars.empty())
-    return;
   std::sort(vars.begin(), vars.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
     return a->def_order < b->def_order;
   });
+  bool any_namespace = std::any_of(vars.begin(), vars.end(),
+                                   [](const OutputSymbol *v) { return v->namespace_shared; });
+  if (!any_namespace) {
+    for (OutputSection *sec : ctx.out.sections)
+      if (sec->kind == SectionKind::Shared && !sec->shared_vars.empty())
+        sec->align = place_shared_variables(sec);
+    return;
+  }
   if (OutputSection *debug = find_section(ctx, ".nv_debug.shared"); debug && !dynamic)
     debug->removed = true;
 
@@ -171,91 +241,68 @@ void layout_namespace_shared(Context &ctx) {
     return set;
   };
 
-  struct Group {
-    std::set<size_t> kernels;
-    std::vector<OutputSymbol *> vars;
-    std::vector<u64> offsets;
-    u64 size = 0, align = 1;
-  };
-  std::vector<Group> groups;
-  for (OutputSymbol *v : vars) {
-    std::set<size_t> set = kernel_set(v);
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group &g) { return g.kernels == set; });
-    if (it == groups.end()) {
-      groups.push_back({set, {}, {}, 0, 1});
-      it = groups.end() - 1;
-    }
-    it->vars.push_back(v);
-  }
-  for (Group &g : groups) {
-    std::stable_sort(g.vars.begin(), g.vars.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
-      u64 aa = std::max<u64>(a->value, 1), ab = std::max<u64>(b->value, 1);
-      if (aa != ab)
-        return aa > ab;
-      if (a->size != b->size)
-        return a->size < b->size;
-      return a->def_order > b->def_order;
-    });
-    for (const OutputSymbol *v : g.vars) {
-      u64 align = std::max<u64>(v->value, 1);
-      g.size = align_to(g.size, align);
-      g.offsets.push_back(g.size);
-      g.size += v->size;
-      g.align = std::max(g.align, align);
-    }
-  }
-  std::stable_sort(groups.begin(), groups.end(),
-                   [](const Group &a, const Group &b) { return a.size > b.size; });
-
-  u64 max_align = 1;
-  for (const Group &g : groups)
-    max_align = std::max(max_align, g.align);
-  struct Placed {
+  vars = list_sort(vars, [](const OutputSymbol *even, const OutputSymbol *odd) {
+    return even->size > odd->size;
+  });
+  bool program_wide = false; // some variable went through step 2
+  struct Block {
     u64 begin, end;
     std::set<size_t> kernels;
   };
-  std::vector<Placed> placed;
+  std::vector<Block> placed;
   std::vector<u64> namespace_end(kernels.size(), 0);
-  for (Group &g : groups) {
-    auto clashes = [&](u64 at) {
-      for (const Placed &p : placed) {
-        bool shared = std::any_of(g.kernels.begin(), g.kernels.end(),
-                                  [&](size_t k) { return p.kernels.count(k) > 0; });
-        if (shared && at < p.end && p.begin < at + g.size)
-          return true;
-      }
-      return false;
+  std::vector<std::vector<OutputSymbol *>> only_here(kernels.size());
+  for (OutputSymbol *v : vars) {
+    if (!v->namespace_shared || (!users.count(v) && !v->referenced_by_dead_code))
+      continue;
+    std::set<size_t> set = kernel_set(v);
+    for (size_t k : set)
+      kernels[k].first->uses_namespace_shared = true;
+    if (set.size() == 1) {
+      only_here[*set.begin()].push_back(v);
+      continue;
+    }
+    program_wide = true;
+    auto clear = [&](u64 begin, u64 end) {
+      return std::none_of(placed.begin(), placed.end(), [&](const Block &p) {
+        bool shared =
+            std::any_of(set.begin(), set.end(), [&](size_t k) { return p.kernels.count(k) > 0; });
+        return shared && begin < p.end && p.begin < end;
+      });
+    };
+    auto inside_another = [&](u64 c) {
+      return std::any_of(placed.begin(), placed.end(),
+                         [&](const Block &p) { return p.begin < c && c < p.end; });
     };
     std::vector<u64> candidates{0};
-    for (const Placed &p : placed)
-      candidates.push_back(align_to(p.end, g.align));
+    for (const Block &p : placed)
+      candidates.push_back(p.end);
     std::sort(candidates.begin(), candidates.end());
     u64 at = 0;
     for (u64 c : candidates)
-      if (!clashes(c)) {
+      if (!inside_another(c) && clear(c, align_to(c, shared_align(v)) + v->size)) {
         at = c;
         break;
       }
-    placed.push_back({at, at + g.size, g.kernels});
-    for (size_t k = 0; k < g.vars.size(); k++)
-      g.vars[k]->value = at + g.offsets[k];
-    for (size_t k : g.kernels) {
-      namespace_end[k] = std::max(namespace_end[k], at + g.size);
-      kernels[k].first->uses_namespace_shared = true;
-    }
+    v->value = align_to(at, shared_align(v));
+    placed.push_back({at, v->value + v->size, set});
+    for (size_t k : set)
+      namespace_end[k] = std::max(namespace_end[k], v->value + v->size);
   }
-  // A kernel's own static shared variables follow the program-wide ones.
+  // Each kernel's own variables and those only it uses follow its
+  // program-wide ones.
+  std::set<const OutputSection *> done;
   for (size_t k = 0; k < kernels.size(); k++) {
     OutputSection *shared = kernels[k].first;
-    if (!shared->uses_namespace_shared)
-      continue;
-    u64 own_size = shared->size;
-    u64 base = shared->shared_vars.empty() ? namespace_end[k] : align_to(namespace_end[k], shared->align);
-    for (OutputSymbol *v : shared->shared_vars)
-      v->value += base;
-    shared->size = shared->shared_vars.empty() ? std::max(own_size, namespace_end[k]) : base + own_size;
-    shared->align = std::max(shared->align, max_align);
+    done.insert(shared);
+    bool has_vars = !shared->shared_vars.empty() || !only_here[k].empty();
+    u64 align = place_shared_variables(shared, namespace_end[k], only_here[k]);
+    if (has_vars || shared->uses_namespace_shared)
+      shared->align = program_wide ? std::max(align, max_align) : align;
   }
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::Shared && !done.count(sec) && !sec->shared_vars.empty())
+      sec->align = place_shared_variables(sec);
 }
 
 // Device functions' own constant banks (sm_75-89 OCG constants) are copied
@@ -337,10 +384,7 @@ u64 max_static_shared(const Arch &arch) {
 
 void layout_memory(Context &ctx) {
   merge_function_banks(ctx);
-  for (OutputSection *sec : ctx.out.sections)
-    if (sec->kind == SectionKind::Shared)
-      place_shared_variables(sec);
-  layout_namespace_shared(ctx);
+  layout_shared(ctx);
   layout_dynamic_shared(ctx);
   std::vector<OutputSection *> all = ctx.out.sections;
   all.insert(all.end(), ctx.out.deferred_sections.begin(), ctx.out.deferred_sections.end());

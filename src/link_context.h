@@ -70,6 +70,9 @@ struct OutputSymbol {
   // A namespace-scope `__shared__` variable: laid out once for the whole
   // program (layout), never an output symbol.
   bool namespace_shared = false;
+  // Referred to by a function dead-code elimination removed (the shared
+  // layout still counts such references).
+  bool referenced_by_dead_code = false;
   // The symbol as the capsule-Mercury symbol table shows it (sm_100+).
   struct Merc {
     bool present = false;
@@ -85,7 +88,9 @@ struct OutputSymbol {
   const InputObject *first_referenced_in = nullptr;
   u32 index = 0; // final .symtab index
   u32 create_seq = 0;
-  u64 def_order = 0; // (input index, symbol index) of the definition
+  // (input index, symbol index) of the definition (a shared variable never
+  // defined: of where it was first seen)
+  u64 def_order = 0;
 
   bool defined() const { return section != nullptr; }
   bool is_entry() const { return (other & STO_CUDA_ENTRY) != 0; }

@@ -471,7 +471,10 @@ private:
         // `extern __shared__ x[]` (undefined, no size) is dynamic shared
         // memory; a sized one, or a definition, is a namespace-scope
         // __shared__ variable laid out by the link.
-        OutputSymbol *sym = extern_shared_symbol(s.name);
+        // (A sized `extern` alone does not create .nv_debug.shared.)
+        OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size);
+        if (!sym->def_order) // where first seen, until defined
+          sym->def_order = (u64(obj_.index) << 32) | i;
         if (s.shndx != SHN_UNDEF || s.size) {
           sym->extern_shared = false;
           sym->namespace_shared = true;
@@ -528,16 +531,17 @@ private:
 
   // `extern __shared__` arrays all live in the dynamic shared memory after a
   // kernel's static shared memory; nvlink records them with a
-  // .nv_debug.shared section instead of symbols.
-  OutputSymbol *extern_shared_symbol(std::string_view name) {
-    auto &map = ctx_.out.extern_shared_by_name;
-    if (auto it = map.find(name); it != map.end())
-      return it->second;
-    if (!find_section(ctx_, ".nv_debug.shared")) {
+  // .nv_debug.shared section instead of symbols (created by the first
+  // shared symbol that is not a sized `extern`).
+  OutputSymbol *extern_shared_symbol(std::string_view name, bool creates_section = true) {
+    if (creates_section && !find_section(ctx_, ".nv_debug.shared")) {
       OutputSection *sec =
           create_section(ctx_, ".nv_debug.shared", SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC, 16);
       sec->symbol->removed = true;
     }
+    auto &map = ctx_.out.extern_shared_by_name;
+    if (auto it = map.find(name); it != map.end())
+      return it->second;
     auto *sym = ctx_.arena.make<OutputSymbol>();
     sym->name = ctx_.arena.save(name);
     sym->extern_shared = true;
@@ -634,6 +638,8 @@ private:
       case SectionKind::Reloc:
         if (!is_dead_section(i))
           merge_relocs(in);
+        else
+          note_dead_shared_references(in);
         break;
       case SectionKind::Callgraph:
         merge_callgraph(in);
@@ -770,6 +776,14 @@ private:
       else
         info->records.push_back(convert_record(r));
     }
+  }
+
+  // Shared variables a removed function refers to.
+  void note_dead_shared_references(const ElfSection &in) {
+    for (const ElfReloc &r : read_relocs(in))
+      if (r.sym && r.sym < obj_.symbols.size())
+        if (OutputSymbol *sym = mapped_symbol(r.sym); sym && sym->namespace_shared)
+          sym->referenced_by_dead_code = true;
   }
 
   void merge_relocs(const ElfSection &in) {
