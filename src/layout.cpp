@@ -320,18 +320,23 @@ void merge_function_banks(Context &ctx) {
   for (OutputSymbol *sym : ctx.out.globals)
     if (sym->is_entry() && sym->defined() && !sym->removed)
       kernels.push_back(sym);
-  auto reaches = [&](const OutputSymbol *kernel, std::string_view fn) {
+  auto reaches = [&](const OutputSymbol *kernel, const OutputSection *bank) {
     std::set<const OutputSymbol *> reached = reached_from(kernel, callees);
+    if (bank->bank_local) {
+      const auto &map = bank->bank_input->sym_map;
+      return bank->bank_symbol < map.size() && reached.count(map[bank->bank_symbol]) > 0;
+    }
     return std::any_of(reached.begin(), reached.end(),
-                       [&](const OutputSymbol *f) { return f->name == fn; });
+                       [&](const OutputSymbol *f) { return f->name == bank->bank_function; });
   };
   auto bank_prefix = [](const OutputSection *bank) {
     return std::string(bank->name.substr(0, bank->name.find('.', 12)));
   };
   std::vector<std::vector<OutputSection *>> groups;
-  std::map<std::string_view, size_t> group_of;
+  std::map<std::pair<std::string_view, const InputObject *>, size_t> group_of;
   for (OutputSection *bank : ctx.out.function_banks) {
-    auto [it, fresh] = group_of.try_emplace(bank->name, groups.size());
+    auto key = std::make_pair(bank->name, bank->bank_local ? bank->bank_input : nullptr);
+    auto [it, fresh] = group_of.try_emplace(key, groups.size());
     if (fresh)
       groups.emplace_back();
     groups[it->second].push_back(bank);
@@ -345,7 +350,7 @@ void merge_function_banks(Context &ctx) {
   for (const auto &group : groups)
     for (OutputSymbol *k : newest_first) {
       std::string name = bank_prefix(group.front()) + "." + std::string(k->name);
-      if (!find_section(ctx, name) && reaches(k, group.front()->bank_function)) {
+      if (!find_section(ctx, name) && reaches(k, group.front())) {
         create_callgraph_sections(ctx); // (nvlink has made them by now)
         create_section(ctx, name, group.front()->type, group.front()->flags, group.front()->align);
       }
@@ -354,7 +359,7 @@ void merge_function_banks(Context &ctx) {
     std::string prefix = bank_prefix(group.front());
     std::vector<OutputSection *> targets;
     for (OutputSymbol *k : kernels)
-      if (reaches(k, group.front()->bank_function))
+      if (reaches(k, group.front()))
         targets.push_back(find_section(ctx, prefix + "." + std::string(k->name)));
     for (OutputSection *bank : group) {
       u64 offset = 0;

@@ -175,6 +175,11 @@ struct OutputSection {
   std::string_view bank_function;
   u64 base = 0;
   bool lost_copy = false; // the bank of a weak function copy that is not kept
+  // A local function's bank belongs to that input's copy only (local
+  // functions of several inputs may share a name).
+  const InputObject *bank_input = nullptr;
+  u32 bank_symbol = 0;
+  bool bank_local = false;
   // .nv.shared.<k> of a kernel that uses dynamic shared memory.
   bool uses_dynamic_shared = false;
   bool uses_namespace_shared = false;

@@ -163,8 +163,12 @@ private:
     bank->align = std::max<u64>(in.addralign, 1);
     bank->detached = true;
     bank->bank_function = bank->name.substr(bank->name.find('.', 12) + 1);
-    if (auto k = defined_function(bank->bank_function))
+    if (auto k = defined_function(bank->bank_function)) {
       bank->lost_copy = discarded_[*k];
+      bank->bank_input = &obj_;
+      bank->bank_symbol = *k;
+      bank->bank_local = obj_.symbols[*k].bind() == STB_LOCAL;
+    }
     if (!bank->lost_copy)
       ctx_.out.banked_functions.insert(bank->name);
     bank->data.assign(in.data.begin(), in.data.end());
