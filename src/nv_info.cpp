@@ -6,6 +6,7 @@
 // pointers to output symbols until serialization assigns indices.
 #include "nv_info.h"
 
+#include "layout.h"
 #include "output_model.h"
 
 #include <algorithm>
@@ -375,12 +376,18 @@ void report_resources(Context &ctx) {
           sec->name.find('.', 12) == sec->name.size() - name.size() - 1)
         more_banks += fmt::format(", {} bytes cmem[{}]", sec->size,
                                   sec->name.substr(12, sec->name.find('.', 12) - 12));
+    u64 smem = shared && !shared->removed ? shared->size : 0;
+    // sm_100+: the report comes before the parameter banks exist and does not
+    // count the reserved shared window (measured).
+    std::string cmem0;
+    if (ctx.arch.is_mercury())
+      smem -= std::min<u64>(smem, reserved_shared_bytes(ctx));
+    else
+      cmem0 = fmt::format("{} bytes cmem[0]{}, ", bank0 && !bank0->removed ? bank0->size : 0, more_banks);
     ctx.diag.info(fmt::format("Function properties for '{}':", k->name));
-    ctx.diag.info(fmt::format(
-        "used {} registers, used {} barriers, {} stack, {} bytes smem, {} bytes cmem[0]{}, 0 bytes lmem",
-        record_u32(module, EIATTR_REGCOUNT, k, 1), record_u32(info, EIATTR_NUM_BARRIERS, nullptr, 0),
-        stack, shared && !shared->removed ? shared->size : 0,
-        bank0 && !bank0->removed ? bank0->size : 0, more_banks));
+    ctx.diag.info(fmt::format("used {} registers, used {} barriers, {} stack, {} bytes smem, {}0 bytes lmem",
+                              record_u32(module, EIATTR_REGCOUNT, k, 1),
+                              record_u32(info, EIATTR_NUM_BARRIERS, nullptr, 0), stack, smem, cmem0));
   }
 }
 
