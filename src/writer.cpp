@@ -330,6 +330,14 @@ void finish_sections(Context &ctx) {
   out.closed = true;
   if (OutputSection *user = find_section(ctx, ".nv.constant.user"))
     rename_section(ctx, user, ".nv.constant3");
+  // The kernels' parameter banks (sm_100+) are created in the order of the
+  // kernels' code sections.
+  auto code_seq = [&](const OutputSection *bank) {
+    const OutputSection *text = find_section(ctx, ".text." + std::string(bank->name.substr(14)));
+    return text ? text->create_seq : ~0u;
+  };
+  std::stable_sort(out.deferred_sections.begin(), out.deferred_sections.end(),
+                   [&](const OutputSection *a, const OutputSection *b) { return code_seq(a) < code_seq(b); });
   for (OutputSection *sec : out.deferred_sections)
     register_section(ctx, sec);
 }
