@@ -85,6 +85,13 @@ void allocate_texture_slots(Context &ctx) {
       refs.push_back(sym);
   if (refs.empty())
     return;
+  // sm_100+ keeps these slots in capsule-Mercury sections of their own
+  // (".nv.merc.rela.nv.constant.entry_image_header_indices.<k>"), which dlink
+  // does not build yet: refuse rather than write an incomplete image.
+  if (ctx.arch.is_mercury())
+    ctx.diag.fatal(fmt::format("'{}' is a bound texture, sampler or surface reference; dlink does not "
+                               "link them for {} and newer targets yet",
+                               refs.front()->name, "sm_100"));
   std::stable_sort(refs.begin(), refs.end(),
                    [](const OutputSymbol *a, const OutputSymbol *b) {
                      return a->create_seq < b->create_seq;
