@@ -240,6 +240,9 @@ struct OutputModel {
   bool closed = false;
   std::vector<OutputSymbol *> late_locals;
   std::vector<std::string_view> strtab_late_names;
+  // sm_100+: zero bytes nvlink leaves after .strtab, one share per section
+  // renamed in place (see rename_section).
+  u64 strtab_slack = 0;
   // sm_100+: kernel parameter banks, created after the globals are fixed.
   std::vector<OutputSection *> deferred_sections;
   std::unordered_map<std::string_view, OutputSection *> deferred_by_name;

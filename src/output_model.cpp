@@ -145,6 +145,11 @@ void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name)
       entry.name = sec->name;
     }
   add_strtab_name(ctx, sec->name);
+  // sm_100+: each in-place rename leaves len(old) - (len(new) + 1) zero bytes
+  // after .strtab (a renamed section whose new name gets no .strtab string
+  // would leave len(old)).
+  if (ctx.arch.is_mercury() && old.size() > new_name.size() + 1)
+    out.strtab_slack += old.size() - new_name.size() - 1;
 }
 
 void create_skeleton(Context &ctx) {

@@ -770,8 +770,10 @@ void write_output(Context &ctx) {
     elf.sections.push_back(e);
   }
 
-  if (ctx.arch.is_mercury())
+  if (ctx.arch.is_mercury()) {
     elf.sections[1].file_slack = kMercuryShstrtabSlack;
+    elf.sections[find_section(ctx, ".strtab")->index].file_slack = out.strtab_slack;
+  }
   build_program_headers(elf, order);
   ctx.output_bytes = write_elf(elf);
 }
