@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <utility>
 #include <vector>
 
 namespace dlink {
@@ -25,8 +26,28 @@ struct Invalid {}; // malformed or unsupported: nvlink prints the raw name
 
 // Bounds that keep hostile input from exhausting the stack or memory. nvlink
 // itself decodes names nested thousands of levels deep; real ones never are.
-constexpr int kMaxDepth = 2048;
+constexpr int kMaxDepth = 256;
 constexpr size_t kMaxOutput = size_t{1} << 22;
+
+// The "::" between components of nested names carry a mark until the output
+// is complete (see nested_name()): the first one of the whole name kFirst,
+// the others kMark.
+constexpr char kFirst = '\x01';
+constexpr char kMark = '\x02';
+
+void strip_marks(std::string &s) {
+  std::erase(s, kFirst);
+  std::erase(s, kMark);
+}
+
+// Drops the first marked "::" of `s`; false if there is none.
+bool drop_separator(std::string &s, bool only_first = false) {
+  size_t at = only_first ? s.find(kFirst) : s.find_first_of("\x01\x02");
+  if (at == std::string::npos)
+    return false;
+  s.erase(at, 3);
+  return true;
+}
 
 enum : unsigned { kConst = 1, kVolatile = 2, kRestrict = 4 };
 
@@ -34,13 +55,17 @@ struct Type {
   enum class Kind { Named, Pointer, LRef, RRef, MemberPtr, Function, Array, Qualified, Complex, Vendor, Pack };
   Kind kind = Kind::Named;
   // Named: the name. MemberPtr: the class. Array: the dimension. Vendor: the
-  // qualifier. Function: what follows the parameters (" &", " noexcept").
+  // qualifier. Function: the ref-qualifier (" &").
   std::string text;
-  std::string ident; // Named class: its constructor name ("A" for ns::A<int>)
+  std::string exception; // Function: " noexcept", printed after everything
+  std::string ident; // Named name prefix: the constructor name after it
   // Named: no space before a declarator ("A*" rather than "A *"). nvlink
   // prints so the types it reaches through a substitution of a name prefix
   // or a template name, and the std:: abbreviations (Sa, Ss, ...).
   bool bare = false;
+  bool hidden = false;              // Named: a name prefix ending in an _INTERNAL... component
+  bool template_name = false;       // Named: a template template parameter (takes no cv)
+  bool needs_args = false;          // Named: only usable with template arguments
   unsigned cv = 0;                  // Qualified
   const Type *of = nullptr;         // pointee, element, return or qualified type
   std::vector<const Type *> params; // Function
@@ -48,11 +73,12 @@ struct Type {
 
 struct Name {
   std::string text;            // "A<int>::f<float>"
-  std::string ident;           // the last identifier: constructors are named after it
+  std::string ident;           // the last component: constructors are named after it
   bool template_args = false;  // ends in template arguments: a function template
   bool no_return = false;      // constructor, destructor or conversion
   std::string quals;           // member function qualifiers: " const &"
   std::string kind;            // constructor or destructor kind: " [deleting]"
+  bool hidden = false;         // ends in an _INTERNAL... component, which prints nothing
 };
 
 struct Encoding {
@@ -64,21 +90,29 @@ struct Encoding {
 
 struct Operator {
   const char *code;
-  const char *symbol;
-  int arity; // in expressions; 0: not an expression operator
+  const char *name; // after "operator " in a function name; in an expression
+  int arity;        // in an expression; 0: printed apart
 };
 
+// nvlink names a function after every operator code, even those that cannot
+// be overloaded ("operator sizeof()").
 constexpr Operator kOperators[] = {
-    {"nw", "new", 0},  {"na", "new[]", 0}, {"dl", "delete", 0}, {"da", "delete[]", 0}, {"aw", "co_await", 1},
-    {"ps", "+", 1},    {"ng", "-", 1},     {"ad", "&", 1},      {"de", "*", 1},        {"co", "~", 1},
-    {"nt", "!", 1},    {"pp", "++", 1},    {"mm", "--", 1},     {"pl", "+", 2},        {"mi", "-", 2},
-    {"ml", "*", 2},    {"dv", "/", 2},     {"rm", "%", 2},      {"an", "&", 2},        {"or", "|", 2},
-    {"eo", "^", 2},    {"aS", "=", 2},     {"pL", "+=", 2},     {"mI", "-=", 2},       {"mL", "*=", 2},
-    {"dV", "/=", 2},   {"rM", "%=", 2},    {"aN", "&=", 2},     {"oR", "|=", 2},       {"eO", "^=", 2},
-    {"ls", "<<", 2},   {"rs", ">>", 2},    {"lS", "<<=", 2},    {"rS", ">>=", 2},      {"eq", "==", 2},
-    {"ne", "!=", 2},   {"lt", "<", 2},     {"gt", ">", 2},      {"le", "<=", 2},       {"ge", ">=", 2},
-    {"ss", "<=>", 2},  {"aa", "&&", 2},    {"oo", "||", 2},     {"cm", ",", 2},        {"pm", "->*", 2},
-    {"ds", ".*", 2},   {"pt", "->", 0},    {"cl", "()", 0},     {"ix", "[]", 2},       {"qu", "?", 3},
+    {"nw", "new ", 0}, {"na", "new[] ", 0}, {"dl", "delete ", 0}, {"da", "delete[] ", 0},
+    {"aw", "co_await", 0}, {"ps", "+", 1}, {"ng", "-", 1}, {"ad", "&", 1},
+    {"de", "*", 1}, {"co", "~", 1}, {"nt", "!", 1}, {"pp", "++", 1},
+    {"mm", "--", 1}, {"pl", "+", 2}, {"mi", "-", 2}, {"ml", "*", 2},
+    {"dv", "/", 2}, {"rm", "%", 2}, {"an", "&", 2}, {"or", "|", 2},
+    {"eo", "^", 2}, {"aS", "=", 2}, {"pL", "+=", 2}, {"mI", "-=", 2},
+    {"mL", "*=", 2}, {"dV", "/=", 2}, {"rM", "%=", 2}, {"aN", "&=", 2},
+    {"oR", "|=", 2}, {"eO", "^=", 2}, {"ls", "<<", 2}, {"rs", ">>", 2},
+    {"lS", "<<=", 2}, {"rS", ">>=", 2}, {"eq", "==", 2}, {"ne", "!=", 2},
+    {"lt", "<", 2}, {"gt", ">", 2}, {"le", "<=", 2}, {"ge", ">=", 2},
+    {"ss", "<=>", 2}, {"aa", "&&", 2}, {"oo", "||", 2}, {"cm", ",", 2},
+    {"pm", "->*", 2}, {"ds", ".*", 2}, {"ix", "[]", 2}, {"qu", "?", 3},
+    {"pt", "->", 0}, {"cl", "()", 0}, {"tr", "throw", 0}, {"tw", "throw ", 0},
+    {"st", "sizeof()", 0}, {"sz", "sizeof()", 0}, {"at", "alignof()", 0}, {"az", "alignof()", 0},
+    {"nx", "noexcept()", 0}, {"ti", "typeid()", 0}, {"te", "typeid()", 0}, {"sc", "static_cast", 0},
+    {"dc", "dynamic_cast", 0}, {"cc", "const_cast", 0}, {"rc", "reinterpret_cast", 0},
 };
 
 const Operator *find_operator(std::string_view code) {
@@ -110,7 +144,6 @@ const char *builtin_name(char c) {
   case 'd': return "double";
   case 'e': return "long double";
   case 'g': return "__float128";
-  case 'z': return "...";
   default: return nullptr;
   }
 }
@@ -129,14 +162,18 @@ constexpr Abbreviation kAbbreviations[] = {
     {'o', "std::basic_ostream<char, std::char_traits<char>>", "basic_ostream"},
     {'d', "std::basic_iostream<char, std::char_traits<char>>", "basic_iostream"},
 };
+// Any other lowercase letter after S names nothing: "f(, int)", "::A".
 
-std::string cv_text(unsigned cv) {
+// " const volatile restrict", as after a function's parameters.
+std::string cv_suffix(unsigned cv) {
   std::string s;
-  for (auto [bit, word] : {std::pair{kConst, "const"}, {kVolatile, "volatile"}, {kRestrict, "restrict"}})
+  for (auto [bit, word] : {std::pair{kConst, " const"}, {kVolatile, " volatile"}, {kRestrict, " restrict"}})
     if (cv & bit)
-      s += s.empty() ? word : std::string(" ") + word;
+      s += word;
   return s;
 }
+
+std::string cv_text(unsigned cv) { return cv_suffix(cv).substr(1); }
 
 std::string join(const std::vector<std::string> &items) {
   std::string s;
@@ -204,34 +241,49 @@ private:
   }
 
   std::string digits();
+  unsigned cv_qualifiers();
   size_t count();
   std::string number();
   size_t seq_id(char end);
   size_t index(char end);
   std::string source_name();
-  std::string instance(size_t discriminator) { return " (instance " + std::to_string(discriminator) + ")"; }
+  static std::string instance(size_t n) { return " (instance " + std::to_string(n) + ")"; }
   size_t discriminator();
 
   Encoding encoding();
+  Encoding plain_encoding();
   Encoding special_name();
   std::string call_offset();
+  bool ellipsis(std::vector<const Type *> &params);
   std::string parameters(const std::vector<const Type *> &types);
-  Name name();
-  Name unscoped_name();
+  Name name(bool scoped = true);
+  Name unscoped_name(bool scoped);
   Name nested_name();
   Name local_name();
-  Name unqualified_name(bool nested);
+  Name unqualified_name(bool scoped);
+  Name identifier();
+  Name structor(Name &scope);
   std::string abi_tags();
   std::string template_args();
   std::string template_arg();
 
   const Type *type();
-  const Type *function_type(std::string exception_spec);
+  const Type *function_type(std::string exception_spec, bool any_lead = false);
   const Type *substitution();
   const Type *add(Type t);
   const Type *make(Type t);
   const Type *named(std::string text, bool bare = false, std::string ident = {});
-  void add_prefix(const Name &n) { subs_.push_back(named(n.text, true, n.ident)); }
+  // Records a name prefix or template name. A constructor after it takes
+  // the name of its first component ("ns::A::ns()" for N S0_ C1 E, S0_ being
+  // ns::A): `ident`.
+  void add_prefix(const Name &n, const std::string &ident) {
+    Type t;
+    t.text = n.text;
+    t.ident = ident;
+    t.bare = true;
+    t.hidden = n.hidden;
+    subs_.push_back(make(std::move(t)));
+  }
 
   std::string expression();
   std::string expression_list(char end);
@@ -241,7 +293,11 @@ private:
   std::string base_name();
   std::string simple_id();
 
-  std::string print(const Type *t, const std::string &inner = {});
+  // How a name meets what follows it: a space before a declarator (none
+  // after a bare name), a space even before an empty one (after _Complex),
+  // or nothing (a pack's "...").
+  enum class Sep { Normal, Declared, Attached };
+  std::string print(const Type *t, const std::string &inner = {}, Sep sep = Sep::Normal);
   std::string declarator(const Type *of, const std::string &op, const std::string &inner);
   std::string print_function(const Type *f, const std::string &inner, unsigned cv);
 
@@ -250,6 +306,8 @@ private:
   int depth_ = 0;
   int print_depth_ = 0;
   size_t printed_ = 0;
+  bool skip_separator_ = false; // see nested_name()
+  size_t separators_ = 0;        // "::" due in nested names so far
   std::deque<Type> types_; // owns every Type; a deque keeps them in place
   std::vector<const Type *> subs_;
 };
@@ -267,9 +325,24 @@ std::string Parser::digits() {
 
 size_t Parser::count() {
   std::string d = digits();
-  if (d.size() > 9)
+  if (d.size() > 18)
     fail();
-  return std::stoul(d);
+  return static_cast<size_t>(std::stoull(d));
+}
+
+// [r] [V] [K], in any order.
+unsigned Parser::cv_qualifiers() {
+  unsigned cv = 0;
+  for (;; pos_++) {
+    if (peek() == 'r')
+      cv |= kRestrict;
+    else if (peek() == 'V')
+      cv |= kVolatile;
+    else if (peek() == 'K')
+      cv |= kConst;
+    else
+      return cv;
+  }
 }
 
 // <number> ::= [n] <digits>, as printed: "-8".
@@ -279,21 +352,22 @@ std::string Parser::number() {
   return s;
 }
 
-// <seq-id> <end>, or just <end>: 0 for none, n + 1 for seq-id n.
+// <seq-id> <end>, or just <end>: 0 for none, n + 1 for seq-id n. nvlink
+// computes in 32 bits, wrapping around.
 size_t Parser::seq_id(char end) {
   if (consume(end))
     return 0;
-  size_t v = 0;
+  uint32_t v = 0;
   while (peek() != end) {
     char c = peek();
     int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'Z' ? c - 'A' + 10 : -1;
-    if (d < 0 || v > (SIZE_MAX - 36) / 36)
+    if (d < 0)
       fail();
-    v = v * 36 + static_cast<size_t>(d);
+    v = v * 36 + static_cast<uint32_t>(d);
     pos_++;
   }
   pos_++;
-  return v + 1;
+  return static_cast<uint32_t>(v + 1);
 }
 
 std::string Parser::source_name() {
@@ -332,9 +406,11 @@ size_t Parser::discriminator() {
 // ---- encodings ----
 
 std::string Parser::mangled_name() {
-  if (!consume("_Z"))
+  if (!consume("_Z") || s_.find_first_of("\x01\x02") != std::string_view::npos)
     fail();
   Encoding e = encoding();
+  strip_marks(e.head);
+  strip_marks(e.tail);
   if (eof())
     return e.head + e.tail;
   // A '$' suffix after a function: digits are dropped, anything else is
@@ -354,22 +430,45 @@ Encoding Parser::encoding() {
   Nest nest(depth_);
   if (peek() == 'T' || peek() == 'G')
     return special_name();
+  Encoding e = plain_encoding();
+  // A hidden component whose "::" is still to be dropped drops the very
+  // first one instead, if it was printed (see nested_name()).
+  if (skip_separator_ && drop_separator(e.head, true))
+    skip_separator_ = false;
+  return e;
+}
+
+Encoding Parser::plain_encoding() {
   Encoding e;
   e.name = name();
   if (eof() || peek() == 'E' || peek() == '$') {
     e.head = e.name.text;
+    e.tail = e.name.kind;
     return e;
   }
   e.function = true;
   std::string ret;
-  if (e.name.template_args && !e.name.no_return)
+  if (e.name.template_args && !e.name.no_return) {
     ret = print(type()) + " ";
+    strip_marks(ret); // printed apart: its separators never get dropped
+  }
   std::vector<const Type *> params;
-  while (!eof() && peek() != 'E' && peek() != '$')
+  while (!eof() && peek() != 'E' && peek() != '$' && !ellipsis(params))
     params.push_back(type());
+  if (params.empty())
+    fail();
   e.head = ret + e.name.text + "(" + parameters(params) + ")";
   e.tail = e.name.quals + e.name.kind;
   return e;
+}
+
+// z: "...", which can only end a parameter list; the caller checks that it
+// does.
+bool Parser::ellipsis(std::vector<const Type *> &params) {
+  if (!consume('z'))
+    return false;
+  params.push_back(named("..."));
+  return true;
 }
 
 // A lone void is an empty list; void among others prints as void.
@@ -399,6 +498,10 @@ Encoding Parser::special_name() {
   };
   if (consume("TV"))
     return for_type("Virtual function table for ");
+  if (consume("TA")) {
+    e.head = "template parameter object for " + template_arg();
+    return e;
+  }
   if (consume("TT"))
     return for_type("Virtual table table for ");
   if (consume("TI"))
@@ -420,51 +523,67 @@ Encoding Parser::special_name() {
   fail();
 }
 
-// h <offset> _ | v <offset> _ <virtual offset> _
+// h <offset> _ | v <offset> _ <virtual offset> _. nvlink reads offsets as
+// 64-bit integers, wrapping around.
 std::string Parser::call_offset() {
-  if (consume('h')) {
-    std::string offset = number();
+  auto offset = [&] {
+    bool negative = consume('n');
+    uint64_t v = 0;
+    for (char c : digits())
+      v = v * 10 + static_cast<uint64_t>(c - '0');
     expect('_');
-    return "(offset " + offset + ")";
-  }
+    return std::to_string(static_cast<int64_t>(negative ? 0 - v : v));
+  };
+  if (consume('h'))
+    return "(offset " + offset() + ")";
   if (consume('v')) {
-    std::string offset = number();
-    expect('_');
-    std::string virtual_offset = number();
-    expect('_');
-    return "(offset " + offset + ", virtual offset " + virtual_offset + ")";
+    std::string first = offset();
+    return "(offset " + first + ", virtual offset " + offset() + ")";
   }
   fail();
 }
 
 // ---- names ----
 
-Name Parser::name() {
+// `scoped`: closures and unnamed types may stand alone, as they may
+// everywhere but in a type.
+Name Parser::name(bool scoped) {
   Nest nest(depth_);
   if (peek() == 'N')
     return nested_name();
   if (peek() == 'Z')
     return local_name();
-  return unscoped_name();
+  return unscoped_name(scoped);
 }
 
 // An unscoped name, or an unscoped template name and its arguments.
-Name Parser::unscoped_name() {
+Name Parser::unscoped_name(bool scoped) {
   Name n;
   if (peek() == 'S' && peek(1) != 't') {
     const Type *t = substitution();
     if (peek() != 'I')
       fail();
-    n.text = t->text;
+    n.text = print(t);
     n.ident = t->ident;
   } else {
-    bool std_prefix = consume("St");
-    n = unqualified_name(false);
-    if (std_prefix)
+    if (!consume("St")) {
+      n = unqualified_name(scoped);
+      if (n.hidden)
+        skip_separator_ = true; // see nested_name()
+    } else if (peek() == 'I') { // "std" itself as a template, not a candidate
+      n.text = n.ident = "std";
+      n.text += template_args();
+      n.template_args = true;
+      return n;
+    } else {
+      n = unqualified_name(scoped);
       n.text = "std::" + n.text;
+      if (n.hidden)
+        skip_separator_ = true;
+    }
     if (peek() != 'I')
       return n;
-    add_prefix(n); // the template name is a substitution candidate
+    add_prefix(n, n.ident); // the template name is a substitution candidate
   }
   n.text += template_args();
   n.template_args = true;
@@ -472,107 +591,141 @@ Name Parser::unscoped_name() {
 }
 
 // N [<CV-qualifiers>] [<ref-qualifier>] <prefix> <unqualified-name> E, with
-// every prefix a substitution candidate. Components named _INTERNAL...
-// (nvcc's wrappers for internal linkage) are left out, "::" included.
+// every prefix a substitution candidate.
 Name Parser::nested_name() {
   expect('N');
-  unsigned cv = 0;
-  for (;; pos_++) {
-    if (peek() == 'r')
-      cv |= kRestrict;
-    else if (peek() == 'V')
-      cv |= kVolatile;
-    else if (peek() == 'K')
-      cv |= kConst;
-    else
-      break;
-  }
   Name n;
-  for (auto [bit, word] : {std::pair{kConst, " const"}, {kVolatile, " volatile"}, {kRestrict, " restrict"}})
-    if (cv & bit)
-      n.quals += word;
+  n.quals = cv_suffix(cv_qualifiers());
   if (consume('R'))
     n.quals += " &";
   else if (consume('O'))
     n.quals += " &&";
 
   bool candidate = false; // the prefix so far is not in the table yet
-  bool empty = true;
+  bool empty = true;      // no component yet
+  std::string first;      // the first component's constructor name
+  char last = 0;          // the last piece: 'n'ame, template 'a'rguments, 's'ubstitution, 'M'
+  // A hidden (_INTERNAL...) component prints nothing and drops the next
+  // "::" due between components of any nested name: "A::f" for
+  // [_INTERNAL, A, f] and [A, _INTERNAL, f]. If none follows, the very first
+  // one of the whole name goes instead, if it was printed: "AB::" for
+  // [A, B, _INTERNAL]. That one carries a mark till the end.
+  auto append = [&](const std::string &text, bool hidden) {
+    if (!empty) {
+      bool very_first = separators_++ == 0;
+      if (!std::exchange(skip_separator_, false))
+        n.text += std::string(1, very_first ? kFirst : kMark) + "::";
+    }
+    n.text += text; // a hidden component has at most its ABI tags, or "~"
+    if (hidden)
+      skip_separator_ = true;
+    empty = false;
+  };
   while (!consume('E')) {
+    if (peek() == 'M') { // the member prefix of a closure: nothing to print
+      if (last != 'n')
+        fail();
+      pos_++;
+      last = 'M';
+      continue;
+    }
     n.template_args = false;
     if (candidate)
-      add_prefix(n);
+      add_prefix(n, first);
     candidate = true;
     if (peek() == 'I') {
-      if (empty)
+      if (empty || last == 'a')
         fail();
       n.text += template_args();
       n.template_args = true;
+      last = 'a';
       continue;
     }
-    if (peek() == 'S' && empty) {
-      empty = false;
+    if (peek() == 'S' || peek() == 'T' || (peek() == 'D' && (peek(1) == 't' || peek(1) == 'T'))) {
+      // A substitution, template parameter or decltype (type() records the
+      // last two); the prefix it ends is not a candidate.
+      candidate = false;
+      last = peek() == 'S' ? 's' : 'n';
       if (consume("St")) {
-        n.text = n.ident = "std";
-        candidate = false;
+        if (empty)
+          first = "std";
+        append("std", false);
+        n.ident = "std";
         continue;
       }
-      const Type *t = substitution();
-      n.text = t->text;
-      n.ident = t->ident;
-      candidate = false;
-      continue;
-    }
-    if ((peek() == 'T' || (peek() == 'D' && (peek(1) == 't' || peek(1) == 'T'))) && empty) {
-      const Type *t = type(); // a template parameter or decltype; type() records it
-      n.text = t->text;
-      n.ident = t->ident;
-      empty = false;
-      candidate = false;
-      continue;
-    }
-    Name part;
-    if (peek() == 'C' || (peek() == 'D' && peek(1) >= '0' && peek(1) <= '9')) {
-      if (empty)
-        fail();
-      bool ctor = consume('C');
-      if (!ctor)
-        pos_++;
-      part.no_return = true;
-      char k = peek();
-      if (ctor && k == 'I') { // inheriting constructor: named after the base
-        pos_++;
-        k = peek();
-        if (k != '1' && k != '2')
-          fail();
-        pos_++;
-        const Type *base = type();
-        part.text = base->kind == Type::Kind::Named && !base->ident.empty() ? base->ident : print(base);
-        n.kind = k == '1' ? " [complete inheriting]" : " [base inheriting]";
+      const Type *t;
+      if (consume('T')) {
+        // A template parameter as a prefix is a name ("T1*"); one with
+        // template arguments cannot stand for a type on its own later.
+        Type param;
+        param.text = "T" + std::to_string(index('_') + 1);
+        param.bare = true;
+        param.needs_args = peek() == 'I';
+        t = add(std::move(param));
       } else {
-        pos_++;
-        part.text = (ctor ? "" : "~") + n.ident;
-        if (ctor && (k == '1' || k == '2' || k == '3'))
-          n.kind = k == '1' ? "" : k == '2' ? " [subobject]" : " [allocating]";
-        else if (!ctor && (k == '0' || k == '1' || k == '2'))
-          n.kind = k == '0' ? " [deleting]" : k == '1' ? "" : " [subobject]";
-        else
-          fail();
+        t = peek() == 'S' ? substitution() : type();
       }
-      part.text += abi_tags();
-      part.ident = n.ident;
-    } else {
-      part = unqualified_name(true);
+      if (empty)
+        first = t->ident;
+      append(print(t), t->hidden);
+      // Types have no constructor name, and a constructor after one fails;
+      // after T_ or decltype, it takes the class's before them.
+      if (last == 's' || !t->ident.empty())
+        n.ident = t->ident;
+      n.hidden = t->hidden;
+      continue;
     }
+    bool is_structor = peek() == 'C' || (peek() == 'D' && peek(1) >= '0' && peek(1) <= '9');
+    if (is_structor && empty)
+      fail();
+    Name part = is_structor ? structor(n) : unqualified_name(true);
+    if (empty)
+      first = part.ident;
+    append(part.text, part.hidden);
     n.no_return = part.no_return;
-    if (!part.text.empty()) // hidden components print nothing
-      n.text += (n.text.empty() ? "" : "::") + part.text;
     n.ident = part.ident;
-    empty = false;
+    n.hidden = part.hidden;
+    last = 'n';
   }
-  if (empty)
+  if (empty || last == 's')
     fail();
   return n;
+}
+
+// A constructor or destructor of the class `scope` names; its kind goes to
+// scope.kind.
+Name Parser::structor(Name &scope) {
+  Name part;
+  part.no_return = true;
+  bool ctor = peek() == 'C';
+  pos_++;
+  char k = peek();
+  pos_++;
+  if (ctor && k == 'I') { // inheriting constructor: named after the base
+    k = peek();
+    pos_++;
+    if (k != '1' && k != '2')
+      fail();
+    const Type *base = type();
+    part.text = print(base);
+    scope.kind = k == '1' ? " [complete inheriting]" : " [base inheriting]";
+  } else {
+    if (ctor && (k == '1' || k == '2' || k == '3'))
+      scope.kind = k == '1' ? "" : k == '2' ? " [subobject]" : " [allocating]";
+    else if (!ctor && (k == '0' || k == '1' || k == '2'))
+      scope.kind = k == '0' ? " [deleting]" : k == '1' ? "" : " [subobject]";
+    else
+      fail();
+    // A class hidden as _INTERNAL... hides its constructors too, all but
+    // the "~" of a destructor.
+    if (scope.ident.empty() && !scope.hidden)
+      fail();
+    part.hidden = scope.ident.empty();
+    part.text = (ctor ? "" : "~") + scope.ident;
+  }
+  part.text += abi_tags();
+  part.ident = scope.ident;
+  return part;
 }
 
 // Z <function encoding> E <entity name> [<discriminator>]
@@ -585,12 +738,14 @@ Name Parser::local_name() {
   std::string scope = e.head + e.tail + "::";
   Name n;
   if (consume('s')) {
+    // A string literal; nvlink reads a signature after it as a template's,
+    // return type first.
     n.text = scope + "string";
+    n.template_args = true;
   } else if (consume('d')) {
     size_t argument = index('_') + 1;
     n = name();
     n.text = scope + "[default argument " + std::to_string(argument) + " (from end)]::" + n.text;
-    return n;
   } else {
     n = name();
     n.text = scope + n.text;
@@ -600,24 +755,36 @@ Name Parser::local_name() {
   return n;
 }
 
+// A source name as printed: nvcc's names for anonymous namespaces show as
+// "<unnamed>", and its _INTERNAL... wrappers of internal-linkage names not
+// at all.
+Name Parser::identifier() {
+  Name n;
+  std::string id = source_name();
+  if (id.starts_with("_GLOBAL__N_"))
+    n.text = n.ident = "<unnamed>";
+  else if (id.starts_with("_INTERNAL"))
+    n.hidden = true;
+  else
+    n.text = n.ident = id;
+  return n;
+}
+
 // A source name, operator, closure or unnamed type, with its ABI tags.
-// Closures and unnamed types only exist inside a scope.
-Name Parser::unqualified_name(bool nested) {
+Name Parser::unqualified_name(bool scoped) {
   Name n;
   char c = peek();
   if (c >= '0' && c <= '9') {
-    std::string id = source_name();
-    if (id.starts_with("_GLOBAL__N_"))
-      n.text = "<unnamed>";
-    else if (!id.starts_with("_INTERNAL"))
-      n.text = id;
-    n.ident = id;
-  } else if (nested && consume("Ut")) {
+    n = identifier();
+  } else if (scoped && consume("Ut")) {
     n.text = "[unnamed type" + instance(index('_') + 1) + "]";
-  } else if (nested && consume("Ul")) {
+  } else if (scoped && consume("Ul")) {
     std::vector<const Type *> params;
-    while (!consume('E'))
+    while (peek() != 'E' && !ellipsis(params))
       params.push_back(type());
+    if (params.empty())
+      fail();
+    expect('E');
     n.text = "[lambda(" + parameters(params) + ")" + instance(index('_') + 1) + "]";
   } else if (consume("cv")) {
     n.text = "operator " + print(type());
@@ -626,15 +793,16 @@ Name Parser::unqualified_name(bool nested) {
     n.text = "operator \"\"" + source_name();
   } else {
     const Operator *op = find_operator(s_.substr(pos_).substr(0, 2));
-    if (!op || std::strcmp(op->code, "ds") == 0)
+    if (!op)
       fail();
     pos_ += 2;
-    n.text = std::string("operator ") + op->symbol;
-    if (op->code[0] == 'n' || op->code[0] == 'd') // new, new[], delete, delete[]
-      n.text += ' ';
+    n.text = std::string("operator ") + op->name;
   }
-  n.text += abi_tags();
-  if (n.ident.empty())
+  std::string tags = abi_tags();
+  n.text += tags;
+  if (!n.ident.empty())
+    n.ident += tags; // constructors repeat the tags: "A[abi:x]::A[abi:x]()"
+  else if (c < '0' || c > '9')
     n.ident = n.text;
   return n;
 }
@@ -707,11 +875,24 @@ const Type *Parser::substitution() {
   for (const Abbreviation &a : kAbbreviations)
     if (consume(a.code))
       return named(a.text, true, a.ident);
+  if (peek() >= 'a' && peek() <= 'z' && peek() != 't') {
+    pos_++;
+    return named("", true);
+  }
   size_t i = seq_id('_');
   if (i >= subs_.size())
     fail();
-  charge(subs_[i]->text.size());
-  return subs_[i];
+  const Type *t = subs_[i];
+  charge(t->text.size());
+  // nvlink prints the entry again, so a pending skip drops its first "::".
+  if (skip_separator_ && t->kind == Type::Kind::Named) {
+    Type copy = *t;
+    if (drop_separator(copy.text)) {
+      skip_separator_ = false;
+      return make(std::move(copy));
+    }
+  }
+  return t;
 }
 
 const Type *Parser::type() {
@@ -725,10 +906,12 @@ const Type *Parser::type() {
   switch (c) {
   case 'u': { // vendor extended type
     pos_++;
-    std::string id = source_name();
+    Name n = identifier();
+    if (n.hidden)
+      skip_separator_ = true; // see nested_name()
+    t.text = n.text;
     if (peek() == 'I')
-      id += template_args();
-    t.text = id;
+      t.text += template_args();
     return add(std::move(t));
   }
   case 'D': {
@@ -742,14 +925,16 @@ const Type *Parser::type() {
     case 'a': return named("auto");
     case 'c': return named("decltype(auto)");
     case 'n': return named("std::nullptr_t");
+    case 'N': return named("__nullptr");
     case 'F': {
       if (consume("16b"))
         return named("std::bfloat16_t");
       std::string bits = digits();
-      if (consume('x'))
+      if (consume('x') && (bits == "32" || bits == "64"))
         return named("_Float" + bits + "x");
-      expect('_');
-      return named("_Float" + bits);
+      if (consume('_') && (bits == "16" || bits == "32" || bits == "64" || bits == "128"))
+        return named("_Float" + bits);
+      fail();
     }
     case 'p':
       t.kind = Type::Kind::Pack;
@@ -770,11 +955,11 @@ const Type *Parser::type() {
       return add(std::move(t));
     }
     case 'o':
-      return function_type(" noexcept");
+      return function_type(" noexcept", true);
     case 'O': {
       std::string e = expression();
       expect('E');
-      return function_type(" noexcept(" + e + ")");
+      return function_type(" noexcept(" + e + ")", true);
     }
     default: fail();
     }
@@ -782,20 +967,13 @@ const Type *Parser::type() {
   case 'r':
   case 'V':
   case 'K': {
-    for (;; pos_++) {
-      if (peek() == 'r')
-        t.cv |= kRestrict;
-      else if (peek() == 'V')
-        t.cv |= kVolatile;
-      else if (peek() == 'K')
-        t.cv |= kConst;
-      else
-        break;
-    }
+    t.cv = cv_qualifiers();
     t.kind = Type::Kind::Qualified;
+    // nvlink records a function type qualified in place (KFvvE) only
+    // unqualified.
+    bool in_place = peek() == 'F' || (peek() == 'D' && (peek(1) == 'o' || peek(1) == 'O'));
     t.of = type();
-    // nvlink records a qualified function type only unqualified.
-    if (t.of->kind == Type::Kind::Function)
+    if (in_place && t.of->kind == Type::Kind::Function)
       return make(std::move(t));
     return add(std::move(t));
   }
@@ -811,8 +989,6 @@ const Type *Parser::type() {
     pos_++;
     t.kind = Type::Kind::Vendor;
     t.text = source_name();
-    if (peek() == 'I')
-      t.text += template_args();
     t.of = type();
     return add(std::move(t));
   }
@@ -831,8 +1007,15 @@ const Type *Parser::type() {
   }
   case 'M': {
     pos_++;
+    // nvlink prints the class apart: a "::" due there uses up a pending
+    // skip but stays, and a skip the class leaves drops its first "::".
+    bool pending = std::exchange(skip_separator_, false);
+    size_t separators = separators_;
     t.kind = Type::Kind::MemberPtr;
     t.text = print(type());
+    if (skip_separator_ && drop_separator(t.text))
+      skip_separator_ = false;
+    skip_separator_ = skip_separator_ || (pending && separators_ == separators);
     t.of = type();
     return add(std::move(t));
   }
@@ -840,6 +1023,7 @@ const Type *Parser::type() {
     // Template parameters print by position: T_ is T1, T0_ is T2.
     pos_++;
     t.text = "T" + std::to_string(index('_') + 1);
+    t.bare = t.template_name = peek() == 'I'; // a template template parameter
     const Type *param = add(std::move(t));
     if (peek() != 'I')
       return param;
@@ -849,38 +1033,42 @@ const Type *Parser::type() {
   }
   case 'S': {
     if (peek(1) == 't') {
-      Name n = name();
-      t.text = n.text;
-      t.ident = n.ident;
+      t.text = name(false).text;
       return add(std::move(t));
     }
     const Type *s = substitution();
-    if (peek() != 'I')
+    if (peek() != 'I') {
+      if (s->needs_args)
+        fail();
       return s;
+    }
     // A template name from the table or an abbreviation, with arguments.
-    return add({.text = s->text + template_args(), .ident = s->ident, .bare = true});
+    t.text = print(s) + (s->bare ? "" : " ") + template_args();
+    t.bare = true;
+    return add(std::move(t));
   }
   case 'N':
   case 'Z':
   default: {
     if (c != 'N' && c != 'Z' && (c < '0' || c > '9'))
       fail();
-    Name n = name();
-    t.text = n.text;
-    t.ident = n.ident;
+    t.text = name(false).text;
     return add(std::move(t));
   }
   }
 }
 
 // F [Y] <return type> <parameter types> [<ref-qualifier>] E
-const Type *Parser::function_type(std::string exception_spec) {
-  expect('F');
+// After an exception specification nvlink takes any character for the F.
+const Type *Parser::function_type(std::string exception_spec, bool any_lead) {
+  if (eof() || (!any_lead && peek() != 'F'))
+    fail();
+  pos_++;
   consume('Y'); // extern "C"
   Type t;
   t.kind = Type::Kind::Function;
   t.of = type();
-  for (;;) {
+  for (bool last = false;;) {
     if ((peek() == 'R' || peek() == 'O') && peek(1) == 'E') {
       t.text = peek() == 'R' ? " &" : " &&";
       pos_ += 2;
@@ -888,11 +1076,15 @@ const Type *Parser::function_type(std::string exception_spec) {
     }
     if (consume('E'))
       break;
-    t.params.push_back(type());
+    if (last)
+      fail();
+    last = ellipsis(t.params);
+    if (!last)
+      t.params.push_back(type());
   }
   if (t.params.empty())
     fail();
-  t.text += exception_spec;
+  t.exception = std::move(exception_spec);
   return add(std::move(t));
 }
 
@@ -910,11 +1102,11 @@ std::string Parser::expression() {
   char c = peek();
   if (c == 'L')
     return primary();
-  if (c == 'T')
-    return print(type());
+  if (consume('T')) // unlike a type, not a substitution candidate
+    return "T" + std::to_string(index('_') + 1);
   if (c >= '0' && c <= '9')
     return simple_id();
-  if (peek() == 'f' && (peek(1) == 'p' || (peek(1) == 'L' && ((peek(2) >= '0' && peek(2) <= '9') || peek(2) == 'p'))))
+  if (peek() == 'f' && (peek(1) == 'p' || (peek(1) == 'L' && peek(2) >= '0' && peek(2) <= '9')))
     return function_param();
 
   std::string code(s_.substr(pos_).substr(0, 2));
@@ -974,8 +1166,14 @@ std::string Parser::expression() {
     return "alignof(" + expression() + ")";
   if (code == "nx")
     return "noexcept(" + expression() + ")";
-  if (code == "sZ")
+  if (code == "aw")
+    return "co_await " + expression();
+  if (code == "sZ") { // of a template or function parameter only
+    bool param = peek() == 'f' && (peek(1) == 'p' || (peek(1) == 'L' && peek(2) >= '0' && peek(2) <= '9'));
+    if (peek() != 'T' && !param)
+      fail();
     return "sizeof...(" + expression() + ")";
+  }
   if (code == "sp")
     return expression() + "...";
   if (code == "tw")
@@ -989,12 +1187,16 @@ std::string Parser::expression() {
   }
   if (code == "sr")
     return unresolved_name();
+  if (code == "on" || code == "dn") {
+    pos_ -= 2;
+    return base_name();
+  }
   if (code == "fl" || code == "fr" || code == "fL" || code == "fR") {
     const Operator *op = find_operator(s_.substr(pos_).substr(0, 2));
     if (!op || op->arity != 2)
       fail();
     pos_ += 2;
-    std::string sym = op->symbol;
+    std::string sym = op->name;
     std::string a = expression();
     if (code == "fl")
       return "(..." + sym + a + ")";
@@ -1005,15 +1207,13 @@ std::string Parser::expression() {
   const Operator *op = find_operator(code);
   if (!op || op->arity == 0)
     fail();
-  std::string sym = op->symbol;
+  std::string sym = op->name;
   if (op->arity == 1) {
     if (code == "pp" || code == "mm") {
       if (consume('_'))
         return sym + expression();
       return expression() + sym;
     }
-    if (code == "aw")
-      return "co_await " + expression();
     return sym + expression();
   }
   std::string a = expression();
@@ -1035,24 +1235,17 @@ std::string Parser::function_param() {
     level = count() + 1;
     expect('p');
   }
-  unsigned cv = 0;
-  for (;; pos_++) {
-    if (peek() == 'r')
-      cv |= kRestrict;
-    else if (peek() == 'V')
-      cv |= kVolatile;
-    else if (peek() == 'K')
-      cv |= kConst;
-    else
-      break;
-  }
+  unsigned cv = cv_qualifiers();
   std::string s = (cv ? cv_text(cv) + " " : "") + "param#" + std::to_string(index('_') + 1);
   if (level)
     s += "[up " + std::to_string(level) + (level == 1 ? " level]" : " levels]");
   return s;
 }
 
-// L <type> <value> E | L _Z <encoding> E
+// L <type> <value> E | L _Z <encoding> E. The value of a floating-point
+// literal is its bits in hexadecimal: nvlink reads up to 8 digits as a float,
+// up to 16 as a double, whatever the type, and none as 0.0. Any other literal
+// without a value prints as "...".
 std::string Parser::primary() {
   expect('L');
   if (consume("_Z")) {
@@ -1061,33 +1254,32 @@ std::string Parser::primary() {
     return e.name.text + e.name.quals;
   }
   const Type *t = type();
-  std::string cast = "(" + print(t) + ")";
-  std::string s;
-  if (t->text == "float" || t->text == "double") {
-    size_t width = t->text == "float" ? 8 : 16;
+  std::string s = "(" + print(t) + ")";
+  if (t->text == "float" || t->text == "double" || t->text == "long double" || t->text == "__float128") {
     size_t start = pos_;
     uint64_t bits = 0;
-    for (; (peek() >= '0' && peek() <= '9') || (peek() >= 'a' && peek() <= 'f'); pos_++)
-      bits = bits << 4 | static_cast<uint64_t>(peek() <= '9' ? peek() - '0' : peek() - 'a' + 10);
-    if (pos_ - start != width)
+    for (char c; (c = peek()) != 'E'; pos_++) {
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+        fail();
+      bits = bits << 4 | static_cast<uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+    }
+    size_t n = pos_ - start;
+    if (n % 2 || n > 16)
       fail();
-    if (width == 8) {
+    if (n <= 8) {
       uint32_t b32 = static_cast<uint32_t>(bits);
       float f;
       std::memcpy(&f, &b32, sizeof f);
-      s = cast + format_float(f, 6);
+      s += format_float(f, 6);
     } else {
       double d;
       std::memcpy(&d, &bits, sizeof d);
-      s = cast + format_float(d, 15);
+      s += format_float(d, 15);
     }
-  } else if (t->text == "std::nullptr_t" && peek() == 'E') {
-    s = "nullptr";
-  } else if (t->text == "long double" || t->text == "__float128" || t->text.starts_with("_Float") ||
-             t->text == "__fp16") {
-    fail();
+  } else if (peek() == 'E') {
+    s = t->text == "std::nullptr_t" ? "nullptr" : s + "\"...\"";
   } else {
-    s = cast + number();
+    s += number();
   }
   expect('E');
   return s;
@@ -1095,7 +1287,10 @@ std::string Parser::primary() {
 
 // <source-name> [<template-args>], as in a call "cl 1g fp_ E".
 std::string Parser::simple_id() {
-  std::string s = source_name();
+  Name n = identifier();
+  if (n.hidden)
+    skip_separator_ = true;
+  std::string s = n.text;
   if (peek() == 'I')
     s += template_args();
   return s;
@@ -1119,8 +1314,20 @@ std::string Parser::unresolved_name() {
   return s + "::" + base_name();
 }
 
-// <base-unresolved-name>: nvlink decodes only the simple identifiers.
+// <base-unresolved-name>: a name, "on" an operator or "dn" a destructor.
 std::string Parser::base_name() {
+  if (consume("on")) {
+    const Operator *op = find_operator(s_.substr(pos_).substr(0, 2));
+    if (!op)
+      fail();
+    pos_ += 2;
+    std::string s = std::string("operator ") + op->name;
+    if (peek() == 'I')
+      s += template_args();
+    return s;
+  }
+  if (consume("dn"))
+    return "~" + (peek() >= '0' && peek() <= '9' ? simple_id() : print(type()));
   if (peek() < '0' || peek() > '9')
     fail();
   return simple_id();
@@ -1153,20 +1360,18 @@ std::string Parser::declarator(const Type *of, const std::string &op, const std:
 }
 
 std::string Parser::print_function(const Type *f, const std::string &inner, unsigned cv) {
-  std::string quals;
-  for (auto [bit, word] : {std::pair{kConst, " const"}, {kVolatile, " volatile"}, {kRestrict, " restrict"}})
-    if (cv & bit)
-      quals += word;
-  return print(f->of, inner + "(" + parameters(f->params) + ")" + quals + f->text);
+  return print(f->of, inner + "(" + parameters(f->params) + ")" + cv_suffix(cv) + f->text) + f->exception;
 }
 
-std::string Parser::print(const Type *t, const std::string &inner) {
+std::string Parser::print(const Type *t, const std::string &inner, Sep sep) {
   Nest nest(print_depth_);
   std::string s;
   switch (t->kind) {
   case Type::Kind::Named:
     s = t->text;
-    if (!inner.empty())
+    if (sep == Sep::Attached)
+      s += inner;
+    else if (!inner.empty() || sep == Sep::Declared)
       s += (t->bare ? "" : " ") + inner;
     break;
   case Type::Kind::Pointer: s = declarator(t->of, "*", inner); break;
@@ -1175,9 +1380,17 @@ std::string Parser::print(const Type *t, const std::string &inner) {
   case Type::Kind::MemberPtr: s = declarator(t->of, " :: " + t->text + "::*", inner); break;
   case Type::Kind::Function: s = print_function(t, inner, 0); break;
   case Type::Kind::Array: s = print(t->of, inner + "[" + t->text + "]"); break;
-  case Type::Kind::Complex: s = "_Complex " + print(t->of) + " " + inner; break;
-  case Type::Kind::Vendor: s = print(t->of, t->text + inner); break;
-  case Type::Kind::Pack: s = print(t->of, inner) + "..."; break;
+  case Type::Kind::Complex: // a declarator without an operator
+    s = "_Complex " + (groups(t->of) ? print(t->of, "(" + inner + ")") : print(t->of, inner, Sep::Declared));
+    break;
+  case Type::Kind::Vendor: s = declarator(t->of, t->text, inner); break;
+  case Type::Kind::Pack:
+    // "..." goes where the declarator would ("T1...", "int *...",
+    // "int ...[6]"); the pack then takes declarators like a name.
+    s = print(t->of, "...", Sep::Attached);
+    if (!inner.empty() || sep == Sep::Declared)
+      s += (sep == Sep::Attached ? "" : " ") + inner;
+    break;
   case Type::Kind::Qualified: {
     unsigned cv = t->cv;
     const Type *of = t->of;
@@ -1185,12 +1398,12 @@ std::string Parser::print(const Type *t, const std::string &inner) {
       cv |= of->cv;
     if (of->kind == Type::Kind::Function)
       s = print_function(of, inner, cv);
-    else if (of->kind == Type::Kind::Array) // nvlink drops qualifiers of arrays
+    else if (of->kind == Type::Kind::Array || of->template_name) // nvlink drops these qualifiers
       s = print(of, inner);
     else if (is_declarator(of))
       s = print(of, cv_text(cv) + " " + inner);
     else
-      s = cv_text(cv) + " " + print(of, inner);
+      s = cv_text(cv) + " " + print(of, inner, sep);
     break;
   }
   }

@@ -18,10 +18,11 @@ namespace dlink {
 // The name as nvlink prints it, or nullopt when nvlink prints the raw name:
 // the name does not start with "_Z", is malformed or truncated, has trailing
 // characters, or uses a mangling nvlink does not decode (_ZL..., decimal
-// floating point, long double literals, ...). A "$<digits>" suffix (the
-// clones ptxas makes) is dropped; any other "$<text>" after a function prints
-// as "[clone <function>] <text>". Absurdly deep or long results (thousands of
-// nested levels, megabytes of output) also give nullopt.
+// floating point, vector types given by expression, ...). A "$<digits>"
+// suffix (cubins carry local copies of functions named so) is dropped; any
+// other "$<text>" after a function prints as "[clone <function>] <text>".
+// Names nested more than a couple hundred levels deep, or printing to
+// megabytes, also give nullopt, though nvlink would print them.
 std::optional<std::string> demangle(std::string_view name);
 
 } // namespace dlink
