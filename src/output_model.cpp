@@ -229,12 +229,14 @@ OutputSymbol *create_local(Context &ctx, std::string_view name) {
 
 OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela) {
   std::string name = std::string(rela ? ".rela" : ".rel") + std::string(target->name);
-  if (OutputSection *sec = find_section(ctx, name); sec && (sec->target == target || !sec->target))
-    return sec;
-  // (Local functions of several inputs may share a name.)
-  for (OutputSection *sec : ctx.out.sections)
-    if (sec->target == target && sec->rela == rela && sec->kind == SectionKind::Reloc)
+  if (OutputSection *sec = find_section(ctx, name)) {
+    if (sec->target == target || !sec->target)
       return sec;
+    // (Local functions of several inputs may share a name: rare, so a scan.)
+    for (OutputSection *other : ctx.out.sections)
+      if (other->target == target && other->rela == rela && other->kind == SectionKind::Reloc)
+        return other;
+  }
   OutputSection *sec = create_section(ctx, name, rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK, 8,
                                       rela ? kRelaSize : kRelSize);
   sec->rela = rela;
