@@ -254,18 +254,18 @@ private:
       // Records the link adds to a kernel (the named barriers it reaches, a
       // recursive kernel's unknown call-return stack size) go last; where
       // the input has them, they take the link's value.
-      for (u8 attr : {EIATTR_NUM_BARRIERS, EIATTR_CRS_STACK_SIZE}) {
-        auto sass = std::find_if(info->records.begin(), info->records.end(),
-                                 [&](const InfoRecord &r) { return r.attr == attr; });
-        if (sass == info->records.end())
+      // (In the SASS records' order: CRS_STACK_SIZE before an added
+      // NUM_BARRIERS.)
+      for (const InfoRecord &sass : info->records) {
+        if (sass.attr != EIATTR_NUM_BARRIERS && sass.attr != EIATTR_CRS_STACK_SIZE)
           continue;
         auto merc = std::find_if(sec->records.begin(), sec->records.end(),
-                                 [&](const InfoRecord &r) { return r.attr == attr; });
+                                 [&](const InfoRecord &r) { return r.attr == sass.attr; });
         if (merc == sec->records.end()) {
-          sec->records.push_back(*sass);
+          sec->records.push_back(sass);
         } else {
-          merc->value = sass->value;
-          merc->payload = sass->payload;
+          merc->value = sass.value;
+          merc->payload = sass.payload;
         }
       }
     }
