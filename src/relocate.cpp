@@ -87,6 +87,9 @@ u32 constant_bank(const OutputSection *sec) {
   if (!sec || sec->kind != SectionKind::Constant)
     return 0;
   // ".nv.constant3", ".nv.constant0.<k>": the bank follows the prefix.
+  // sm_100+ names bank 3 ".nv.constant.user" until the link is done.
+  if (sec->name == ".nv.constant.user")
+    return 3;
   return static_cast<u32>(std::strtoul(std::string(sec->name.substr(12)).c_str(), nullptr, 10));
 }
 
