@@ -82,10 +82,7 @@ std::string describe_callgraph(const Context &ctx) {
         if (r.attr == EIATTR_REGCOUNT && r.sym && r.payload.size() >= 8)
           regs[r.sym] = read_le<u32>(r.payload.data() + 4);
 
-  std::unordered_map<const OutputSymbol *, std::vector<const OutputSymbol *>> callees;
-  for (const auto &[caller, callee] : out.call_edges)
-    if (caller && callee)
-      callees[caller].push_back(callee);
+  CalleeMap callees = direct_callees(ctx);
   std::vector<std::pair<OutputSymbol *, std::string_view>> taken(out.address_taken);
   std::stable_sort(taken.begin(), taken.end(), [&](const auto &a, const auto &b) {
     return node_of(a.first) < node_of(b.first);
@@ -94,7 +91,7 @@ std::string describe_callgraph(const Context &ctx) {
     if (site->first)
       for (const auto &[target, target_proto] : taken)
         if (target && target_proto == site->second)
-          callees[site->first].push_back(target);
+          callees.emplace(site->first, target);
 
   // (The target without its a/f suffix.)
   std::string text = fmt::format("callgraph for sm_{}:\n", ctx.arch.sm);
@@ -117,10 +114,10 @@ std::string describe_callgraph(const Context &ctx) {
     if (auto r = regs.find(f); r != regs.end())
       text += fmt::format(" [{}]", r->second);
     text += " ->";
-    if (auto c = callees.find(f); c != callees.end())
-      for (auto it = c->second.rbegin(); it != c->second.rend(); ++it)
-        if (auto n = number.find(*it); n != number.end())
-          text += fmt::format(" {}", n->second);
+    auto [first, last] = callees.equal_range(f);
+    for (auto it = std::make_reverse_iterator(last); it != std::make_reverse_iterator(first); ++it)
+      if (auto n = number.find(it->second); n != number.end())
+        text += fmt::format(" {}", n->second);
     text += '\n';
   }
 
@@ -135,19 +132,9 @@ std::string describe_callgraph(const Context &ctx) {
   std::reverse(kernels.begin(), kernels.end());
   std::stable_sort(defined.begin(), defined.end(),
                    [](const OutputSymbol *a, const OutputSymbol *b) { return a->def_order < b->def_order; });
-  std::unordered_map<const OutputSymbol *, std::unordered_set<const OutputSymbol *>> reach;
-  for (const OutputSymbol *k : kernels) {
-    auto &seen = reach[k];
-    std::vector<const OutputSymbol *> todo{k};
-    while (!todo.empty()) {
-      const OutputSymbol *f = todo.back();
-      todo.pop_back();
-      if (auto c = callees.find(f); c != callees.end())
-        for (const OutputSymbol *g : c->second)
-          if (seen.insert(g).second)
-            todo.push_back(g);
-    }
-  }
+  std::unordered_map<const OutputSymbol *, std::set<const OutputSymbol *>> reach;
+  for (const OutputSymbol *k : kernels)
+    reach[k] = reached_from(k, callees);
   std::unordered_map<const OutputSymbol *, u32> current;
   for (const OutputSymbol *k : kernels)
     current[k] = regs.count(k) ? regs.at(k) : 0;

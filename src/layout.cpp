@@ -95,32 +95,6 @@ void place_reserved_shared_variables(OutputSection *sec) {
     sec->size = offset;
 }
 
-using CalleeMap = std::multimap<const OutputSymbol *, const OutputSymbol *>;
-
-// caller -> callee over the merged call graph's direct call edges.
-CalleeMap direct_callees(const Context &ctx) {
-  CalleeMap callees;
-  for (auto &[caller, callee] : ctx.out.call_edges)
-    if (caller && callee)
-      callees.emplace(caller, callee);
-  return callees;
-}
-
-// `kernel` and every function it reaches through direct calls.
-std::set<const OutputSymbol *> reached_from(const OutputSymbol *kernel, const CalleeMap &callees) {
-  std::set<const OutputSymbol *> reached{kernel};
-  std::vector<const OutputSymbol *> work{kernel};
-  while (!work.empty()) {
-    const OutputSymbol *f = work.back();
-    work.pop_back();
-    auto range = callees.equal_range(f);
-    for (auto it = range.first; it != range.second; ++it)
-      if (reached.insert(it->second).second)
-        work.push_back(it->second);
-  }
-  return reached;
-}
-
 // Every kernel, by its .nv.shared.<k> section, with the functions it reaches.
 std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels_by_shared_section(Context &ctx) {
   CalleeMap callees = direct_callees(ctx);

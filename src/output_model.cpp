@@ -244,4 +244,26 @@ OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela)
   return sec;
 }
 
+CalleeMap direct_callees(const Context &ctx) {
+  CalleeMap callees;
+  for (auto &[caller, callee] : ctx.out.call_edges)
+    if (caller && callee)
+      callees.emplace(caller, callee);
+  return callees;
+}
+
+std::set<const OutputSymbol *> reached_from(const OutputSymbol *root, const CalleeMap &callees) {
+  std::set<const OutputSymbol *> reached{root};
+  std::vector<const OutputSymbol *> work{root};
+  while (!work.empty()) {
+    const OutputSymbol *f = work.back();
+    work.pop_back();
+    auto range = callees.equal_range(f);
+    for (auto it = range.first; it != range.second; ++it)
+      if (reached.insert(it->second).second)
+        work.push_back(it->second);
+  }
+  return reached;
+}
+
 } // namespace dlink

@@ -56,4 +56,13 @@ InfoRecord to_output_record(const EiRecord &r,
 // created on first use.
 OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela);
 
+// caller -> callee, callees of one caller in insertion order.
+using CalleeMap = std::multimap<const OutputSymbol *, const OutputSymbol *>;
+
+// The merged call graph's direct call edges.
+CalleeMap direct_callees(const Context &ctx);
+
+// `root` and every function it reaches over `callees`.
+std::set<const OutputSymbol *> reached_from(const OutputSymbol *root, const CalleeMap &callees);
+
 } // namespace dlink

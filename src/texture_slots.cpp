@@ -161,24 +161,12 @@ void allocate_texture_slots(Context &ctx) {
     rel->relocs = std::move(kept);
   }
 
-  std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
-  for (auto &[caller, callee] : ctx.out.call_edges)
-    if (caller && callee)
-      callees.emplace(caller, callee);
-
+  CalleeMap callees = direct_callees(ctx);
   for (auto &[kernel, bank] : kernels) {
     bool any = false, samplers = false;
-    std::set<const OutputSymbol *> seen{kernel};
-    std::vector<const OutputSymbol *> work{kernel};
-    while (!work.empty()) {
-      const OutputSymbol *f = work.back();
-      work.pop_back();
+    for (const OutputSymbol *f : reached_from(kernel, callees)) {
       any |= uses_any.count(f) > 0;
       samplers |= uses_sampler_kind.count(f) > 0;
-      auto range = callees.equal_range(f);
-      for (auto it = range.first; it != range.second; ++it)
-        if (seen.insert(it->second).second)
-          work.push_back(it->second);
     }
     if (!any)
       continue;
