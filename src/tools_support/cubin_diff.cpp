@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -126,6 +127,98 @@ void byte_detail(std::ostream &out, std::span<const u8> a, std::span<const u8> b
   };
   window(a, "A");
   window(b, "B");
+}
+
+// Machine code (sm_75 and later: 16-byte instructions). Bits 105-127 of an
+// instruction are its scheduling controls: stall cycles (4 bits), yield,
+// write scoreboard (3), read scoreboard (3; 7 = none), wait mask (6) and
+// operand reuse (4). Tells apart code that differs only there (nvlink
+// re-finalizing a kernel on sm_100+ changes scoreboards, not instructions)
+// from code that differs in the instructions themselves.
+struct Controls {
+  unsigned stall, yield, write_sb, read_sb, wait, reuse;
+};
+
+Controls controls_of(std::span<const u8> insn) {
+  u32 hi = u32(insn[12]) | u32(insn[13]) << 8 | u32(insn[14]) << 16 | u32(insn[15]) << 24;
+  return {(hi >> 9) & 15, (hi >> 13) & 1, (hi >> 14) & 7, (hi >> 17) & 7, (hi >> 20) & 63,
+          (hi >> 26) & 15};
+}
+
+std::string format_controls(const Controls &c) {
+  std::string sb = [](unsigned w, unsigned r) {
+    std::string s;
+    if (w != 7)
+      s += fmt::format(" wr=SB{}", w);
+    if (r != 7)
+      s += fmt::format(" rd=SB{}", r);
+    return s;
+  }(c.write_sb, c.read_sb);
+  std::string wait;
+  for (unsigned k = 0; k < 6; k++)
+    if (c.wait >> k & 1)
+      wait += fmt::format("{}SB{}", wait.empty() ? " wait=" : ",", k);
+  return fmt::format("stall={}{}{}{}{}", c.stall, c.yield ? " yield" : "", sb, wait,
+                     c.reuse ? fmt::format(" reuse=0x{:x}", c.reuse) : "");
+}
+
+// Control bits live in bytes 13-15 above bit 105 (byte 13 bit 1).
+bool differs_outside_controls(std::span<const u8> a, std::span<const u8> b) {
+  for (int i = 0; i < 13; i++)
+    if (a[i] != b[i])
+      return true;
+  return (a[13] & 0x01) != (b[13] & 0x01);
+}
+
+struct CodeDiff {
+  size_t instructions = 0, differing = 0, control_only = 0;
+  std::vector<size_t> first; // up to 8 differing instruction indices
+};
+
+std::optional<CodeDiff> compare_code(const ElfSection &a, const ElfSection &b) {
+  if (a.type != SHT_PROGBITS || !(a.flags & SHF_EXECINSTR) || a.data.size() != b.data.size() ||
+      a.data.size() % 16 != 0)
+    return std::nullopt;
+  CodeDiff d;
+  d.instructions = a.data.size() / 16;
+  for (size_t i = 0; i < d.instructions; i++) {
+    auto ia = std::span(a.data).subspan(i * 16, 16), ib = std::span(b.data).subspan(i * 16, 16);
+    if (bytes_equal(ia, ib))
+      continue;
+    d.differing++;
+    if (!differs_outside_controls(ia, ib))
+      d.control_only++;
+    if (d.first.size() < 8)
+      d.first.push_back(i);
+  }
+  return d;
+}
+
+bool code_detail(std::ostream &out, const ElfSection &a, const ElfSection &b) {
+  auto cd = compare_code(a, b);
+  if (!cd)
+    return false;
+  size_t differing = cd->differing;
+  const auto &shown = cd->first;
+  out << fmt::format("    {} of {} instructions differ; {} of them only in scheduling controls "
+                     "(stall, yield, scoreboards, reuse)\n",
+                     differing, cd->instructions, cd->control_only);
+  for (size_t i : shown) {
+    auto ia = std::span(a.data).subspan(i * 16, 16), ib = std::span(b.data).subspan(i * 16, 16);
+    bool encoding = differs_outside_controls(ia, ib);
+    out << fmt::format("    +0x{:04x}{}\n      A: {}\n      B: {}\n", i * 16,
+                       encoding ? " (instruction bits differ too)" : "",
+                       format_controls(controls_of(ia)), format_controls(controls_of(ib)));
+    if (encoding) {
+      for (const auto &line : hex_dump(ia, i * 16))
+        out << "      A " << line << "\n";
+      for (const auto &line : hex_dump(ib, i * 16))
+        out << "      B " << line << "\n";
+    }
+  }
+  if (differing > shown.size())
+    out << fmt::format("    ... {} more\n", differing - shown.size());
+  return true;
 }
 
 // Generic line-by-line comparison of two renderings.
@@ -299,6 +392,8 @@ void content_detail(std::ostream &out, const ElfFile &fa, const ElfSection &a, c
       explained = line_detail(out, format_prototypes(fa, a), format_prototypes(fb, b), "entry");
     else if (a.type == SHT_STRTAB)
       explained = line_detail(out, string_lines(a), string_lines(b), "string");
+    else if (compare_code(a, b))
+      explained = code_detail(out, a, b);
   } catch (const std::exception &e) {
     out << "    (cannot decode contents: " << e.what() << ")\n";
   }
@@ -419,8 +514,14 @@ bool diff_cubins(const ElfFile &a, const ElfFile &b, std::ostream &out) {
       continue;
     }
     std::string what = hdr.empty() ? "" : "header (" + field_names(hdr) + ")";
-    if (bytes_differ)
+    if (bytes_differ) {
       what += (what.empty() ? "" : ", ") + std::string("contents");
+      if (auto cd = compare_code(sa, sb))
+        what += cd->control_only == cd->differing
+                    ? fmt::format(" ({} instructions, scheduling controls only)", cd->differing)
+                    : fmt::format(" ({} instructions, {} beyond scheduling controls)",
+                                  cd->differing, cd->differing - cd->control_only);
+    }
     if (what.empty())
       what = "index only";
     others.push_back(fmt::format("  {}: {}", label, what));
