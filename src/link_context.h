@@ -247,6 +247,21 @@ struct OutputModel {
   std::vector<OutputSection *> deferred_sections;
   std::unordered_map<std::string_view, OutputSection *> deferred_by_name;
   OutputSection *merc_symtab = nullptr;
+  // sm_100+ bound texture/sampler/surface references (texture_slots.h): a
+  // kernel that gets header-index slots has its parameter bank registered
+  // early as ".nv.constant.entry_image_header_indices.<k>" (renamed back to
+  // ".nv.constant0.<k>" when the link is done), with its relocations.
+  struct HeaderIndexBank {
+    OutputSymbol *kernel = nullptr;
+    OutputSection *bank = nullptr;
+    OutputSection *rela = nullptr;
+    std::string_view final_name; // ".nv.constant0.<k>"
+  };
+  std::vector<HeaderIndexBank> header_index_banks;
+  // Each reference's slot offset in every kernel bank, and where the slots
+  // start (the Mercury copies hold only the slots: offset - base).
+  std::unordered_map<const OutputSymbol *, u64> texture_slot;
+  u64 texture_slot_base = 0;
   // Names of weak functions defined by the inputs merged so far.
   std::set<std::string_view> weak_function_names;
   // Weak function name -> index of the input whose definition is kept.

@@ -19,6 +19,7 @@
 #include "dlink/reloc_types.h"
 
 #include <algorithm>
+#include <map>
 
 namespace dlink {
 
@@ -51,6 +52,8 @@ public:
     build_module_info();
     build_function_info();
     build_relocations();
+    build_header_index_banks();
+    patch_capsules();
     build_data_twins();
     ctx_.out.merc_symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, kMercFlag, 8, kSymSize);
   }
@@ -369,6 +372,17 @@ private:
       if (!(src.flags & SHF_ALLOC) && target->type != SHT_CUDA_CAPMERC_TEXT &&
           dropped_copy(in, r.sym))
         continue;
+      // References to texture header-index slots are resolved into the
+      // capsule (patch_capsules) and dropped.
+      if (auto slot = sym ? ctx_.out.texture_slot.find(sym) : ctx_.out.texture_slot.end();
+          slot != ctx_.out.texture_slot.end()) {
+        if (target->type != SHT_CUDA_CAPMERC_TEXT || r.type != kMercuryRelocBase + 0x03)
+          ctx_.diag.fatal(fmt::format("unsupported Mercury relocation against '{}' in section '{}'",
+                                      sym->name, name));
+        capsule_patches_[target].push_back(
+            {r.offset, static_cast<u32>(slot->second - ctx_.out.texture_slot_base + r.addend)});
+        continue;
+      }
       bool clear = r.type == kMercuryRelocBase + 0x0e;
       if (r.sym && !sym && !clear)
         continue; // reference to a removed function
@@ -384,6 +398,89 @@ private:
       if (auto it = in.merged_section_symbol.find(r.sym); it != in.merged_section_symbol.end())
         o.bias = it->second;
       rel.relocs.push_back(o);
+    }
+  }
+
+  // The Mercury side of the kernels' header-index slots: per kernel a
+  // relocation section, then per kernel the slots alone (zeros), named after
+  // the bank's creation name; the bank's section symbol shows them.
+  void build_header_index_banks() {
+    std::vector<OutputSection *> banks;
+    for (const auto &hb : ctx_.out.header_index_banks) {
+      std::string name = ".nv.merc" + std::string(hb.bank->renamed_from);
+      u64 size = hb.bank->size - ctx_.out.texture_slot_base;
+      OutputSection *bank = new_section(ctx_, name, SHT_CUDA_CONSTANT + 0x15,
+                                        kMercFlag | SHF_ALLOC | SHF_INFO_LINK, 4);
+      bank->merc = true;
+      bank->kind = SectionKind::Mercury;
+      bank->func = hb.kernel;
+      bank->data.assign(size, 0);
+      bank->size = size;
+      hb.bank->symbol->merc.section = bank;
+      banks.push_back(bank);
+      OutputSection *rel = create_merc(".nv.merc.rela" + std::string(hb.bank->renamed_from),
+                                       SHT_CUDA_MERC_RELA, kMercFlag | SHF_INFO_LINK, 8, kRelaSize);
+      rel->kind = SectionKind::Reloc;
+      rel->rela = true;
+      rel->target = bank;
+      for (const OutputReloc &r : hb.rela->relocs) {
+        OutputReloc m = r;
+        m.offset = r.offset - ctx_.out.texture_slot_base;
+        m.type = r.sym->type == STT_CUDA_TEXTURE   ? kMercuryRelocBase + 0x0b
+                 : r.sym->type == STT_CUDA_SAMPLER ? kMercuryRelocBase + 0x0c
+                                                   : kMercuryRelocBase + 0x0d;
+        rel->relocs.push_back(m);
+      }
+    }
+    for (OutputSection *bank : banks) {
+      bank->create_seq = ctx_.out.next_seq++;
+      bank->late = true;
+      ctx_.out.sections.push_back(bank);
+      ctx_.out.section_by_name.emplace(bank->name, bank);
+      ctx_.out.shstrtab_names.push_back({bank->name, 0, bank});
+    }
+  }
+
+  // The capsule holds the code in an encoded form; the Mercury relocations
+  // address its decoded instruction stream. What is known of the encoding
+  // (measured, not derived: docs/notes/semantics-findings.md §17): after a
+  // header (u32 section index, u32, u32 count, ceil(count/32) mask words)
+  // come records whose first byte is their length in 16-byte units; a
+  // header-index load is a 2-unit record starting 02 22 08 06 whose u32 at
+  // +0x1c holds the slot offset. nvlink writes the k-th slot relocation (in
+  // decoded offset order, each at +0xc of a decoded instruction) into the
+  // k-th such record. Anything else is refused.
+  void patch_capsules() {
+    for (OutputSection *capsule : ctx_.out.sections) {
+      auto found = capsule_patches_.find(capsule);
+      if (found == capsule_patches_.end())
+        continue;
+      std::vector<std::pair<u64, u32>> &patches = found->second;
+      std::vector<u8> &c = capsule->data;
+      std::sort(patches.begin(), patches.end());
+      std::vector<size_t> loads;
+      if (c.size() >= 12) {
+        u32 count = read_le<u32>(c.data() + 8);
+        size_t pos = 12 + 4 * ((static_cast<size_t>(count) + 31) / 32);
+        while (pos + 16 <= c.size()) {
+          u8 units = c[pos];
+          if ((units != 1 && units != 2) || pos + 16 * units > c.size())
+            break;
+          if (units == 2 && c[pos + 1] == 0x22 && c[pos + 2] == 0x08 && c[pos + 3] == 0x06)
+            loads.push_back(pos);
+          pos += 16 * units;
+        }
+      }
+      bool known = loads.size() == patches.size();
+      for (size_t i = 0; known && i < patches.size(); i++)
+        known = (patches[i].first & 0xf) == 0xc && read_le<u32>(c.data() + loads[i] + 0x1c) == 0;
+      if (!known)
+        ctx_.diag.fatal(fmt::format(
+            "bound texture, sampler or surface reference in '{}': dlink cannot place its "
+            "header index in this capsule-Mercury code ({} relocations, {} known loads)",
+            capsule->func ? capsule->func->name : capsule->name, patches.size(), loads.size()));
+      for (size_t i = 0; i < patches.size(); i++)
+        write_le<u32>(c.data() + loads[i] + 0x1c, patches[i].second);
     }
   }
 
@@ -457,6 +554,8 @@ private:
 
   Context &ctx_;
   std::vector<InputMercury> inputs_;
+  // Capsule -> (decoded offset, header-index slot offset) to write.
+  std::map<OutputSection *, std::vector<std::pair<u64, u32>>> capsule_patches_;
 };
 
 } // namespace

@@ -790,6 +790,10 @@ private:
           sym->referenced_by_dead_code = true;
   }
 
+  bool references_bound_texture(const ElfReloc &r) const {
+    return r.sym && r.sym < obj_.symbols.size() && is_bound_texture_type(obj_.symbols[r.sym].type());
+  }
+
   void merge_relocs(const ElfSection &in) {
     if (in.info >= sec_map_.size())
       ctx_.diag.fatal("section not mapped");
@@ -809,8 +813,11 @@ private:
     auto plain = [](const ElfReloc &r) { return r.addend == 0; };
     auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
     bool plain_after_first = !relocs.empty() && std::any_of(relocs.begin() + 1, relocs.end(), plain);
+    // (Not for a lone relocation against a bound texture reference, whose
+    // slot nvlink fills in itself: texref_ptx fetch_b.)
     bool all_plain = ctx_.arch.is_mercury() && no_addend > 0 &&
-                     static_cast<size_t>(no_addend) == relocs.size();
+                     static_cast<size_t>(no_addend) == relocs.size() &&
+                     !(relocs.size() == 1 && references_bound_texture(relocs.front()));
     if (rela && (plain_after_first || all_plain))
       reloc_section_for(ctx_, target, false);
     for (const ElfReloc &r : relocs) {

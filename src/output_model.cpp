@@ -94,7 +94,12 @@ void add_local_symbol(Context &ctx, OutputSymbol *sym) {
   (ctx.out.closed ? ctx.out.late_locals : ctx.out.locals).push_back(sym);
 }
 
-void register_section(Context &ctx, OutputSection *sec) {
+void add_section_symbol(Context &ctx, OutputSection *sec) {
+  add_strtab_name(ctx, sec->name);
+  add_local_symbol(ctx, sec->symbol);
+}
+
+void register_section(Context &ctx, OutputSection *sec, bool with_symbol) {
   OutputModel &out = ctx.out;
   sec->create_seq = out.next_seq++;
   sec->late = out.closed;
@@ -112,8 +117,8 @@ void register_section(Context &ctx, OutputSection *sec) {
     OutputSection *rel = create_section(ctx, rel_name, SHT_REL, SHF_INFO_LINK, 8, kRelSize);
     rel->target = sec;
   }
-  add_strtab_name(ctx, sec->name);
-  add_local_symbol(ctx, sec->symbol);
+  if (with_symbol)
+    add_section_symbol(ctx, sec);
 }
 
 OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64 flags,
@@ -130,7 +135,8 @@ void create_callgraph_sections(Context &ctx) {
     create_section(ctx, ".nv.prototype", SHT_CUDA_PROTOTYPE, 0, 4, 8);
 }
 
-void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name) {
+void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name,
+                    bool strtab_name) {
   OutputModel &out = ctx.out;
   out.section_by_name.erase(sec->name);
   std::string_view old = sec->name;
@@ -144,11 +150,14 @@ void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name)
       entry.pad = static_cast<u32>(old.size() > new_name.size() ? old.size() - new_name.size() : 0);
       entry.name = sec->name;
     }
-  add_strtab_name(ctx, sec->name);
+  if (strtab_name)
+    add_strtab_name(ctx, sec->name);
   // sm_100+: each in-place rename leaves len(old) - (len(new) + 1) zero bytes
   // after .strtab (a renamed section whose new name gets no .strtab string
-  // would leave len(old)).
-  if (ctx.arch.is_mercury() && old.size() > new_name.size() + 1)
+  // leaves len(old)).
+  if (ctx.arch.is_mercury() && !strtab_name)
+    out.strtab_slack += old.size();
+  else if (ctx.arch.is_mercury() && old.size() > new_name.size() + 1)
     out.strtab_slack += old.size() - new_name.size() - 1;
 }
 

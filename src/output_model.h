@@ -31,11 +31,15 @@ OutputSection *find_section(Context &ctx, std::string_view name);
 // the object and its symbol, register_section() records the creation.
 OutputSection *new_section(Context &ctx, std::string_view name, u32 type, u64 flags, u64 align,
                            u64 entsize = 0);
-void register_section(Context &ctx, OutputSection *sec);
+void register_section(Context &ctx, OutputSection *sec, bool with_symbol = true);
+// The .strtab name and section symbol register_section(.., false) left out.
+void add_section_symbol(Context &ctx, OutputSection *sec);
 
 // Renames a section as nvlink does: in place in .shstrtab (padding the
 // rest of the old name with NULs), appended to .strtab.
-void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name);
+// (strtab_name: whether the new name gets a .strtab string.)
+void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name,
+                    bool strtab_name = true);
 
 // Creates the sections every output starts with (.shstrtab, .strtab,
 // .symtab, the notes, .nv.info and, for sm_90 and newer, .nv.compat).

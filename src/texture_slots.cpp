@@ -1,5 +1,5 @@
 // Header-index slots for bound texture, sampler and surface references
-// (texture_slots.h). Measured rules (docs/notes/semantics-findings.md §7):
+// (texture_slots.h). Measured rules (docs/notes/semantics-findings.md §7, §17):
 //
 // * One slot table for the whole program: every reference (used or not)
 //   has the same offset in every kernel that gets slots. The table starts at
@@ -18,6 +18,12 @@
 // * Code relocations against references are resolved and dropped:
 //   BINDLESSOFF14_40 gets the slot offset / 4, CONST_FIELD21_38 the slot
 //   offset plus the addend.
+// * sm_100+ (§17): slots from a 16-aligned base; the bank of a kernel with
+//   slots is created here as ".nv.constant.entry_image_header_indices.<k>"
+//   with a RELA section (renamed in finish_sections), sampler records are
+//   SAMP_HEADER_INDEX_0, and the kernel's .nv.info gets BINDLESS_*_BANK
+//   records. The Mercury copies and the capsule patches are made by the
+//   capsule-Mercury stage (mercury.cpp).
 #include "texture_slots.h"
 
 #include "dlink/reloc_types.h"
@@ -45,13 +51,14 @@ std::vector<u32> merge_sort_equal_keys(const std::vector<u32> &list) {
   return a;
 }
 
-u32 slot_reloc_type(u8 sym_type) {
+u32 slot_reloc_type(u8 sym_type, bool mercury) {
   using namespace reloc_type;
   switch (sym_type) {
   case STT_CUDA_TEXTURE:
     return R_CUDA_TEX_HEADER_INDEX;
   case STT_CUDA_SAMPLER:
-    return R_CUDA_SAMP_HEADER_INDEX;
+    // sm_100+ writes the sampler records with the 12-bit-at-0 variant.
+    return mercury ? R_CUDA_SAMP_HEADER_INDEX_0 : R_CUDA_SAMP_HEADER_INDEX;
   default:
     return R_CUDA_SURF_HEADER_INDEX;
   }
@@ -85,13 +92,6 @@ void allocate_texture_slots(Context &ctx) {
       refs.push_back(sym);
   if (refs.empty())
     return;
-  // sm_100+ keeps these slots in capsule-Mercury sections of their own
-  // (".nv.merc.rela.nv.constant.entry_image_header_indices.<k>"), which dlink
-  // does not build yet: refuse rather than write an incomplete image.
-  if (ctx.arch.is_mercury())
-    ctx.diag.fatal(fmt::format("'{}' is a bound texture, sampler or surface reference; dlink does not "
-                               "link them for {} and newer targets yet",
-                               refs.front()->name, "sm_100"));
   std::stable_sort(refs.begin(), refs.end(),
                    [](const OutputSymbol *a, const OutputSymbol *b) {
                      return a->create_seq < b->create_seq;
@@ -104,10 +104,26 @@ void allocate_texture_slots(Context &ctx) {
       if ((*it)->type == type)
         list.push_back(*it);
 
-  // Kernels and their parameter banks.
+  // Kernels and their parameter banks (sm_100+: not created yet, taken in
+  // the order of the kernels' code sections).
+  const bool mercury = ctx.arch.is_mercury();
+  std::vector<OutputSection *> banks = ctx.out.sections;
+  if (mercury) {
+    // (nvlink's .nv.callgraph and .nv.prototype exist by now: their names
+    // come first.)
+    create_callgraph_sections(ctx);
+    banks = ctx.out.deferred_sections;
+    auto code_seq = [&](const OutputSection *bank) {
+      const OutputSection *text = find_section(ctx, ".text." + std::string(bank->name.substr(14)));
+      return text ? text->create_seq : ~0u;
+    };
+    std::stable_sort(banks.begin(), banks.end(), [&](const OutputSection *a, const OutputSection *b) {
+      return code_seq(a) < code_seq(b);
+    });
+  }
   std::vector<std::pair<OutputSymbol *, OutputSection *>> kernels;
   u64 base = 0;
-  for (OutputSection *sec : ctx.out.sections) {
+  for (OutputSection *sec : banks) {
     if (sec->removed || sec->kind != SectionKind::Constant ||
         !sec->name.starts_with(".nv.constant0."))
       continue;
@@ -117,7 +133,8 @@ void allocate_texture_slots(Context &ctx) {
     kernels.emplace_back(kernel, sec);
     base = std::max(base, sec->size);
   }
-  base = align_to(base, 4);
+  // (sm_100+: 16-aligned; probes with banks of 0x384..0x398 bytes.)
+  base = align_to(base, mercury ? 16 : 4);
 
   std::map<const OutputSymbol *, u64> slot;
   std::vector<u32> order =
@@ -125,6 +142,8 @@ void allocate_texture_slots(Context &ctx) {
   for (u32 pos = 0; pos < order.size(); pos++)
     slot[list[order[pos]]] = base + 4 * pos;
   const u64 end = base + 4 * order.size();
+  ctx.out.texture_slot.insert(slot.begin(), slot.end());
+  ctx.out.texture_slot_base = base;
 
   // Which functions reference which kinds; the code relocations resolved.
   std::set<const OutputSymbol *> uses_any, uses_sampler_kind;
@@ -172,14 +191,43 @@ void allocate_texture_slots(Context &ctx) {
       continue;
     bank->data.resize(end, 0);
     bank->size = end;
-    OutputSection *rel = reloc_section_for(ctx, bank, false);
-    rel->flags = 0; // nvlink writes these without SHF_INFO_LINK
+    OutputSection *rel = nullptr;
+    if (mercury) {
+      // sm_100+: the bank is created now, as
+      // ".nv.constant.entry_image_header_indices.<k>" with a RELA section
+      // (names: .shstrtab bank then rela, .strtab rela then bank); it takes
+      // its ".nv.constant0.<k>" name back in finish_sections.
+      std::string_view final_name = bank->name;
+      std::erase(ctx.out.deferred_sections, bank);
+      ctx.out.deferred_by_name.erase(final_name);
+      std::string name = ".nv.constant.entry_image_header_indices." + std::string(final_name.substr(14));
+      bank->name = ctx.arena.save(name);
+      bank->symbol->name = bank->name;
+      register_section(ctx, bank, false);
+      rel = create_section(ctx, ".rela" + name, SHT_RELA, SHF_INFO_LINK, 8, kRelaSize);
+      rel->rela = true;
+      rel->target = bank;
+      add_section_symbol(ctx, bank);
+      ctx.out.header_index_banks.push_back({kernel, bank, rel, final_name});
+      // The kernel's records say the bindless texture and surface headers
+      // are in bank 0 (last, after the parameter-bank records).
+      if (OutputSection *info = find_section(ctx, ".nv.info." + std::string(kernel->name)))
+        for (u8 attr : {EIATTR_BINDLESS_TEXTURE_BANK, EIATTR_BINDLESS_SURFACE_BANK}) {
+          InfoRecord r;
+          r.format = EIFMT_BVAL;
+          r.attr = attr;
+          info->records.push_back(std::move(r));
+        }
+    } else {
+      rel = reloc_section_for(ctx, bank, false);
+      rel->flags = 0; // nvlink writes these without SHF_INFO_LINK
+    }
     for (u32 pos = static_cast<u32>(order.size()); pos-- > 0;) {
       OutputSymbol *sym = list[order[pos]];
       if (sym->type == STT_CUDA_SAMPLER && !samplers)
         continue;
       rel->relocs.push_back(
-          {base + 4 * pos, sym, slot_reloc_type(sym->type), 0, 0});
+          {base + 4 * pos, sym, slot_reloc_type(sym->type, mercury), 0, 0});
     }
   }
 }

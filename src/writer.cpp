@@ -330,6 +330,12 @@ void finish_sections(Context &ctx) {
   out.closed = true;
   if (OutputSection *user = find_section(ctx, ".nv.constant.user"))
     rename_section(ctx, user, ".nv.constant3");
+  // Banks with texture header-index slots (sm_100+) take their names back;
+  // the new relocation section name gets no .strtab string.
+  for (const auto &hb : out.header_index_banks) {
+    rename_section(ctx, hb.bank, hb.final_name);
+    rename_section(ctx, hb.rela, ".rela" + std::string(hb.final_name), false);
+  }
   // The kernels' parameter banks (sm_100+) are created in the order of the
   // kernels' code sections.
   auto code_seq = [&](const OutputSection *bank) {
@@ -706,6 +712,9 @@ void write_output(Context &ctx) {
       } else if (sec->kind == SectionKind::Reloc) {
         e.link = merc_symtab_index;
         e.info = sec->target ? sec->target->index : 0;
+      } else if (sec->func && sec->func->merc.section) {
+        // A kernel's header-index bank points at the kernel's capsule.
+        e.info = sec->func->merc.section->index;
       }
     } else
     switch (sec->kind) {
