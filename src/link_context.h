@@ -266,6 +266,11 @@ struct OutputModel {
   std::set<std::string_view> weak_function_names;
   // Weak function name -> index of the input whose definition is kept.
   std::map<std::string_view, u32> weak_winner;
+  // Weak function name -> the inputs that held the kept definition in turn
+  // while merging in link order: the first definer, then each input whose
+  // copy has fewer registers than the one held so far (the last is
+  // weak_winner). sm_100+ .debug_frame shows every holder.
+  std::map<std::string_view, std::vector<u32>> weak_holders;
   std::vector<std::string_view> prototype_strings;
 
   // .nv.callgraph blocks.

@@ -33,6 +33,65 @@ bool is_placeholder_name(std::string_view name) {
   return name.starts_with("__UFT") || name.starts_with("__UDT");
 }
 
+// One CIE or FDE of a .debug_frame section (32- or 64-bit format).
+struct FrameEntry {
+  u64 start, end;
+  bool cie;
+  u64 cie_ref = 0; // FDE: offset of the CIE before it
+  bool keep = true;
+};
+
+std::vector<FrameEntry> parse_frame_entries(const std::vector<u8> &bytes) {
+  std::vector<FrameEntry> entries;
+  u64 last_cie = 0;
+  for (u64 pos = 0; pos + 8 <= bytes.size();) {
+    u32 len32 = read_le<u32>(bytes.data() + pos);
+    bool wide = len32 == 0xffffffffu;
+    u64 header = wide ? 12 : 4;
+    if (wide && pos + 20 > bytes.size())
+      break;
+    u64 len = wide ? read_le<u64>(bytes.data() + pos + 4) : len32;
+    u64 id = wide ? read_le<u64>(bytes.data() + pos + 12) : read_le<u32>(bytes.data() + pos + 4);
+    bool cie = wide ? id == ~u64{0} : id == 0xffffffffu;
+    if (len == 0 || pos + header + len > bytes.size())
+      break;
+    if (cie)
+      last_cie = pos;
+    entries.push_back({pos, pos + header + len, cie, cie ? 0 : last_cie});
+    pos += header + len;
+  }
+  return entries;
+}
+
+u64 frame_entry_end(const std::vector<u8> &bytes, u64 pos) {
+  u32 len32 = read_le<u32>(bytes.data() + pos);
+  return len32 == 0xffffffffu ? pos + 12 + read_le<u64>(bytes.data() + pos + 4) : pos + 4 + len32;
+}
+
+u64 frame_entry_length(const std::vector<u8> &bytes, u64 pos) {
+  return frame_entry_end(bytes, pos) - pos;
+}
+
+// Index (in parse_frame_entries order) of the FDE whose start address is
+// relocated against function `fn`.
+std::optional<size_t> function_frame_entry(const InputObject &obj, u32 sec, std::string_view fn) {
+  const ElfSection &in = obj.elf.sections.at(sec);
+  std::vector<FrameEntry> entries = parse_frame_entries({in.data.begin(), in.data.end()});
+  for (const ElfSection &rs : obj.elf.sections) {
+    if ((rs.type != SHT_RELA && rs.type != SHT_REL) || rs.info != sec)
+      continue;
+    for (const ElfReloc &r : read_relocs(rs)) {
+      if (r.sym >= obj.symbols.size() || obj.symbols[r.sym].name != fn ||
+          obj.symbols[r.sym].type() != STT_FUNC)
+        continue;
+      for (size_t k = 0; k < entries.size(); k++)
+        if (!entries[k].cie && r.offset == entries[k].start + 20)
+          return k;
+    }
+  }
+  return std::nullopt;
+}
+
 class InputMerger {
 public:
   InputMerger(Context &ctx, InputObject &obj)
@@ -207,30 +266,14 @@ private:
   std::vector<u8> filter_debug_frame(u32 i) {
     const ElfSection &in = in_section(i);
     const std::vector<u8> bytes(in.data.begin(), in.data.end());
-    struct Entry {
-      u64 start, end;
-      bool cie;
-      u64 cie_ref = 0; // FDE: offset of its CIE
-      bool keep = true;
-    };
-    std::vector<Entry> entries;
-    for (u64 pos = 0; pos + 8 <= bytes.size();) {
-      u32 len32 = read_le<u32>(bytes.data() + pos);
-      bool wide = len32 == 0xffffffffu;
-      u64 header = wide ? 12 : 4;
-      if (wide && pos + 20 > bytes.size())
-        break;
-      u64 len = wide ? read_le<u64>(bytes.data() + pos + 4) : len32;
-      u64 id = wide ? read_le<u64>(bytes.data() + pos + 12) : read_le<u32>(bytes.data() + pos + 4);
-      bool cie = wide ? id == ~u64{0} : id == 0xffffffffu;
-      if (len == 0 || pos + header + len > bytes.size())
-        break;
-      entries.push_back({pos, pos + header + len, cie});
-      pos += header + len;
-    }
+    std::vector<FrameEntry> entries = parse_frame_entries(bytes);
     // An FDE's function and CIE come from its relocations.
     u64 last_cie = 0;
-    for (Entry &e : entries) {
+    // sm_100+ weak functions whose kept copy changed hands (§15.2): the
+    // first definer's entry carries the final copy's SASS CIE and FDE, every
+    // later holder's entry a stub built from its Mercury CIE and FDE.
+    std::map<u64, std::vector<u8>> replaced_fde; // FDE start -> new CIE + FDE
+    for (FrameEntry &e : entries) {
       if (e.cie) {
         last_cie = e.start;
         continue;
@@ -247,23 +290,105 @@ private:
                            later_weak_copy_.count(r.sym);
           if (s.type() == STT_FUNC && (!is_live_function(ctx_, obj_, r.sym) || lost_copy))
             e.keep = false;
+          if (s.type() == STT_FUNC && s.bind() == STB_WEAK && r.offset == e.start + 20)
+            if (auto repl = weak_holder_frame(s.name, e.start))
+              replaced_fde[e.start] = std::move(*repl);
         }
       }
     }
-    for (Entry &e : entries)
+    for (FrameEntry &e : entries)
+      if (!e.cie && replaced_fde.count(e.start))
+        e.keep = true;
+    // A CIE stays while a kept FDE that is not replaced uses it.
+    for (FrameEntry &e : entries)
       if (e.cie)
-        e.keep = std::any_of(entries.begin(), entries.end(), [&](const Entry &f) {
-          return !f.cie && f.keep && f.cie_ref == e.start;
+        e.keep = std::any_of(entries.begin(), entries.end(), [&](const FrameEntry &f) {
+          return !f.cie && f.keep && f.cie_ref == e.start && !replaced_fde.count(f.start);
         });
     std::vector<u8> out;
     auto &ranges = frame_ranges_[i];
-    for (const Entry &e : entries) {
+    for (const FrameEntry &e : entries) {
       if (!e.keep)
         continue;
+      if (auto it = replaced_fde.find(e.start); it != replaced_fde.end()) {
+        // The new CIE comes first; the FDE's header fields (and their
+        // relocations) keep their offsets from the FDE's start.
+        u64 cie_len = frame_entry_length(it->second, 0);
+        ranges.push_back({e.start, e.end, out.size() + cie_len});
+        out.insert(out.end(), it->second.begin(), it->second.end());
+        continue;
+      }
       ranges.push_back({e.start, e.end, out.size()});
       out.insert(out.end(), bytes.begin() + e.start, bytes.begin() + e.end);
     }
     return out;
+  }
+
+  // sm_100+: the CIE + FDE that replace this input's FDE of weak function
+  // `fn` when the kept copy changed hands during the link (§15.2).
+  //  * the first definer's FDE: the final holder's SASS CIE and FDE;
+  //  * a later holder's FDE: its own Mercury CIE and a stub FDE (CIE
+  //    pointer, start, the Mercury FDE's range, four zero bytes).
+  // (nvlink regenerates the first definer's FDE; it equals the final
+  // holder's SASS FDE where only two copies met and the earlier one saves
+  // no registers. Other cases are not reproduced.)
+  std::optional<std::vector<u8>> weak_holder_frame(std::string_view fn, u64 fde_start) {
+    auto it = ctx_.out.weak_holders.find(fn);
+    if (it == ctx_.out.weak_holders.end() || it->second.size() < 2)
+      return std::nullopt;
+    const std::vector<u32> &holders = it->second;
+    if (holders.front() == obj_.index) {
+      const InputObject *winner = input_by_index(holders.back());
+      if (!winner)
+        return std::nullopt;
+      auto sec = winner->elf.find_section(".debug_frame");
+      if (!sec)
+        return std::nullopt;
+      auto k = function_frame_entry(*winner, *sec, fn);
+      if (!k)
+        return std::nullopt;
+      const std::vector<u8> wbytes(winner->elf.sections[*sec].data.begin(),
+                                   winner->elf.sections[*sec].data.end());
+      std::vector<FrameEntry> we = parse_frame_entries(wbytes);
+      const FrameEntry &fde = we[*k];
+      if (read_le<u32>(wbytes.data() + fde.start) != 0xffffffffu)
+        return std::nullopt;
+      std::vector<u8> out(wbytes.begin() + fde.cie_ref,
+                          wbytes.begin() + frame_entry_end(wbytes, fde.cie_ref));
+      out.insert(out.end(), wbytes.begin() + fde.start, wbytes.begin() + fde.end);
+      return out;
+    }
+    if (std::find(holders.begin() + 1, holders.end(), obj_.index) == holders.end())
+      return std::nullopt;
+    auto sass = obj_.elf.find_section(".debug_frame");
+    auto merc = obj_.elf.find_section(".nv.merc.debug_frame");
+    if (!sass || !merc)
+      return std::nullopt;
+    auto k = function_frame_entry(obj_, *sass, fn);
+    const std::vector<u8> sbytes(in_section(*sass).data.begin(), in_section(*sass).data.end());
+    const std::vector<u8> mbytes(in_section(*merc).data.begin(), in_section(*merc).data.end());
+    std::vector<FrameEntry> se = parse_frame_entries(sbytes);
+    std::vector<FrameEntry> me = parse_frame_entries(mbytes);
+    // The Mercury copy lists the same entries in the same order.
+    if (!k || se.size() != me.size() || se[*k].start != fde_start || me[*k].cie ||
+        mbytes.size() < me[*k].start + 36 || read_le<u32>(mbytes.data() + me[*k].start) != 0xffffffffu)
+      return std::nullopt;
+    const FrameEntry &mfde = me[*k];
+    std::vector<u8> out(mbytes.begin() + mfde.cie_ref,
+                        mbytes.begin() + frame_entry_end(mbytes, mfde.cie_ref));
+    std::vector<u8> stub(0x28, 0);
+    write_le<u32>(stub.data(), 0xffffffffu);
+    write_le<u64>(stub.data() + 4, stub.size() - 12);
+    write_le<u64>(stub.data() + 28, read_le<u64>(mbytes.data() + mfde.start + 28));
+    out.insert(out.end(), stub.begin(), stub.end());
+    return out;
+  }
+
+  const InputObject *input_by_index(u32 index) const {
+    for (const InputObject *o : ctx_.inputs)
+      if (o->index == index)
+        return o;
+    return nullptr;
   }
 
   // Where input offset `offset` of section `i` ended up (relative to the
@@ -985,8 +1110,10 @@ void choose_weak_definitions(Context &ctx) {
         continue;
       u32 n = regs.count(i) ? regs[i] : ~0u;
       auto it = best.find(s.name);
-      if (it == best.end() || n < it->second.first)
+      if (it == best.end() || n < it->second.first) {
         best[s.name] = {n, obj->index};
+        ctx.out.weak_holders[s.name].push_back(obj->index);
+      }
     }
   }
   for (auto &[name, choice] : best)
