@@ -107,7 +107,9 @@ TEST(WeakFrame, EarlierWinnerDropsLaterCopy) {
                                          ".debug_frame");
   // narrow's two functions, then wide's without its mix<float>.
   ASSERT_EQ(out.size(), 10u);
-  for (const Entry &e : out)
-    if (e.cie)
+  for (const Entry &e : out) {
+    if (e.cie) {
       EXPECT_EQ(e.code_align, 4);
+    }
+  }
 }
