@@ -262,6 +262,11 @@ struct OutputModel {
   // start (the Mercury copies hold only the slots: offset - base).
   std::unordered_map<const OutputSymbol *, u64> texture_slot;
   u64 texture_slot_base = 0;
+  // A removed function had a code relocation against a bound texture
+  // reference (of a sampler or surface: the second flag). With a single
+  // kernel, nvlink still gives that kernel slots.
+  bool dead_code_uses_references = false;
+  bool dead_code_uses_sampler_references = false;
   // Names of weak functions defined by the inputs merged so far.
   std::set<std::string_view> weak_function_names;
   // Weak function name -> index of the input whose definition is kept.

@@ -768,7 +768,7 @@ private:
         if (!is_dead_section(i))
           merge_relocs(in);
         else
-          note_dead_shared_references(in);
+          note_dead_code_references(in);
         break;
       case SectionKind::Callgraph:
         merge_callgraph(in);
@@ -907,12 +907,19 @@ private:
     }
   }
 
-  // Shared variables a removed function refers to.
-  void note_dead_shared_references(const ElfSection &in) {
-    for (const ElfReloc &r : read_relocs(in))
-      if (r.sym && r.sym < obj_.symbols.size())
-        if (OutputSymbol *sym = mapped_symbol(r.sym); sym && sym->namespace_shared)
-          sym->referenced_by_dead_code = true;
+  // Shared variables and bound texture references a removed function refers to.
+  void note_dead_code_references(const ElfSection &in) {
+    for (const ElfReloc &r : read_relocs(in)) {
+      if (!r.sym || r.sym >= obj_.symbols.size())
+        continue;
+      if (OutputSymbol *sym = mapped_symbol(r.sym); sym && sym->namespace_shared)
+        sym->referenced_by_dead_code = true;
+      if (references_bound_texture(r)) {
+        ctx_.out.dead_code_uses_references = true;
+        if (obj_.symbols[r.sym].type() != STT_CUDA_TEXTURE)
+          ctx_.out.dead_code_uses_sampler_references = true;
+      }
+    }
   }
 
   bool references_bound_texture(const ElfReloc &r) const {

@@ -11,7 +11,8 @@
 //   list by dealing its elements alternately onto the fronts of two lists
 //   (texture_slot_permutation).
 // * A kernel gets slots when it or a function it calls has a code
-//   relocation against a reference. It gets relocations for the texture and
+//   relocation against a reference; in a program with one kernel, a removed
+//   (unreachable) function's relocation counts as well. It gets relocations for the texture and
 //   surface slots, and for the sampler slots only when such a relocation
 //   names a surface or a sampler. The records of .rel.nv.constant0.<k> are
 //   in descending offset order.
@@ -181,8 +182,11 @@ void allocate_texture_slots(Context &ctx) {
   }
 
   CalleeMap callees = direct_callees(ctx);
+  // A program with one kernel: uses in removed functions count too.
+  const bool only_kernel = kernels.size() == 1;
   for (auto &[kernel, bank] : kernels) {
-    bool any = false, samplers = false;
+    bool any = only_kernel && ctx.out.dead_code_uses_references;
+    bool samplers = only_kernel && ctx.out.dead_code_uses_sampler_references;
     for (const OutputSymbol *f : reached_from(kernel, callees)) {
       any |= uses_any.count(f) > 0;
       samplers |= uses_sampler_kind.count(f) > 0;
