@@ -447,9 +447,12 @@ private:
   // header (u32 section index, u32, u32 count, ceil(count/32) mask words)
   // come records whose first byte is their length in 16-byte units; a
   // header-index load is a 2-unit record starting 02 22 08 06 whose u32 at
-  // +0x1c holds the slot offset. nvlink writes the k-th slot relocation (in
-  // decoded offset order, each at +0xc of a decoded instruction) into the
-  // k-th such record. Anything else is refused.
+  // +0x1c holds the slot offset. Between records stand tokens: 0xd0 xx and
+  // 0x50 xx (two bytes), 0x42 xx xx xx (four bytes). nvlink writes the k-th
+  // slot relocation (in decoded offset order, each at +0xc of a decoded
+  // instruction) into the k-th such record (checked on 867 capsules of
+  // random programs, sm_100-sm_121). A capsule that does not parse to its
+  // end, or whose load count differs, is refused.
   void patch_capsules() {
     for (OutputSection *capsule : ctx_.out.sections) {
       auto found = capsule_patches_.find(capsule);
@@ -459,19 +462,27 @@ private:
       std::vector<u8> &c = capsule->data;
       std::sort(patches.begin(), patches.end());
       std::vector<size_t> loads;
+      bool parsed = false;
       if (c.size() >= 12) {
         u32 count = read_le<u32>(c.data() + 8);
         size_t pos = 12 + 4 * ((static_cast<size_t>(count) + 31) / 32);
-        while (pos + 16 <= c.size()) {
-          u8 units = c[pos];
-          if ((units != 1 && units != 2) || pos + 16 * units > c.size())
+        while (pos < c.size()) {
+          u8 lead = c[pos];
+          if ((lead == 1 || lead == 2) && pos + 16 * lead <= c.size()) {
+            if (lead == 2 && c[pos + 1] == 0x22 && c[pos + 2] == 0x08 && c[pos + 3] == 0x06)
+              loads.push_back(pos);
+            pos += 16 * lead;
+          } else if (lead == 0xd0 || lead == 0x50) {
+            pos += 2; // two-byte token (0x50: the last one)
+          } else if (lead == 0x42) {
+            pos += 4; // four-byte token
+          } else {
             break;
-          if (units == 2 && c[pos + 1] == 0x22 && c[pos + 2] == 0x08 && c[pos + 3] == 0x06)
-            loads.push_back(pos);
-          pos += 16 * units;
+          }
         }
+        parsed = pos == c.size();
       }
-      bool known = loads.size() == patches.size();
+      bool known = parsed && loads.size() == patches.size();
       for (size_t i = 0; known && i < patches.size(); i++)
         known = (patches[i].first & 0xf) == 0xc && read_le<u32>(c.data() + loads[i] + 0x1c) == 0;
       if (!known)
