@@ -748,12 +748,33 @@ private:
     }
   }
 
+  // nvlink finalizes sm_100 code again for an sm_103 target, and there the
+  // double-precision arithmetic (DMUL, DADD, DSETP, DFMA: opcodes 0x28-0x2b
+  // in the low 9 bits) comes out re-encoded: scoreboarded, and longer
+  // sequences for division and square root (docs/notes/mixed-arch.md). dlink
+  // keeps the input code, so it refuses such a link instead of writing code
+  // that differs from nvlink's and may not be valid on sm_103.
+  void refuse_code_needing_reencoding(const ElfSection &text) {
+    if (obj_.elf.sm() != 100 || ctx_.arch.sm != 103)
+      return;
+    for (size_t at = 0; at + 16 <= text.data.size(); at += 16) {
+      u32 opcode = read_le<u16>(text.data.data() + at) & 0x1ff;
+      if (opcode >= 0x28 && opcode <= 0x2b)
+        ctx_.diag.fatal(fmt::format(
+            "Input file '{}': function '{}' has double-precision code built for sm_100, which "
+            "nvlink re-encodes for '{}'; dlink does not re-finalize code (compile it for sm_103)",
+            obj_.name, text.name.substr(6), ctx_.arch.name()));
+    }
+  }
+
   // Pass 4.
   void merge_section_contents() {
     for (u32 i = 1; i < obj_.elf.sections.size(); i++) {
       const ElfSection &in = in_section(i);
       if (is_mercury_section(in))
         continue;
+      if (classify_section(in.name, in.type) == SectionKind::Text && !is_dead_section(i))
+        refuse_code_needing_reencoding(in);
       switch (classify_section(in.name, in.type)) {
       case SectionKind::ModuleInfo:
         merge_module_info(in);
