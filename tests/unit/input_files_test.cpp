@@ -12,6 +12,7 @@
 #include "dlink/host_object.h"
 #include "dlink/options.h"
 #include "input_files.h"
+#include "link_runner.h"
 #include "link_context.h"
 #include "ptx_jit.h"
 #include "registration.h"
@@ -73,20 +74,12 @@ struct LinkResult {
   std::string messages;
 };
 
+// `nvlink <args>`, run in process.
 LinkResult run_link(const std::vector<std::string> &args) {
-  std::ostringstream err;
-  Diagnostics diag(err);
   std::vector<std::string> argv = {"nvlink"};
   argv.insert(argv.end(), args.begin(), args.end());
-  LinkResult r;
-  try {
-    Options opts = parse_command_line(argv, diag);
-    r.status = link(opts, diag);
-  } catch (const FatalError &) {
-    r.status = 1;
-  }
-  r.messages = err.str();
-  return r;
+  test::LinkRun r = test::run_link(argv);
+  return {r.status, r.diagnostics};
 }
 
 // read_inputs() alone, for what it records in the context.

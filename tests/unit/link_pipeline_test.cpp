@@ -3,8 +3,7 @@
 // one process do not interfere (no global state), and corrupted inputs end in
 // an nvlink-style fatal error or a normal result -- never a crash, an escaped
 // exception or a partial output file.
-#include "dlink/driver.h"
-#include "dlink/options.h"
+#include "link_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -20,10 +19,7 @@ namespace {
 
 const fs::path kJob = fs::path(DLINK_TESTDATA) / "golden" / "mixed" / "sm_90";
 
-std::vector<u8> read_bytes(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::read_bytes;
 
 void write_bytes(const fs::path &p, const std::vector<u8> &b) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
@@ -65,17 +61,9 @@ protected:
       args.push_back(a);
     }
     args.insert(args.end(), extra.begin(), extra.end());
-    std::ostringstream diag_out;
-    Diagnostics diag(diag_out);
-    int status = 0;
-    try {
-      Options opts = parse_command_line(args, diag);
-      status = link(opts, diag);
-    } catch (const FatalError &) {
-      status = 1;
-    }
-    err = diag_out.str();
-    return status;
+    test::LinkRun r = test::run_link(args);
+    err = r.diagnostics;
+    return r.status;
   }
 
   fs::path dir_;

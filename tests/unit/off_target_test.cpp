@@ -1,15 +1,12 @@
 // sm_100 code linked for sm_103: nvlink re-encodes double-precision
 // arithmetic there (docs/notes/mixed-arch.md), so dlink refuses such links
 // with a fatal error and no output, and links code without it as a relabel.
-#include "dlink/diag.h"
-#include "dlink/driver.h"
-#include "dlink/options.h"
+#include "link_runner.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <sstream>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -34,16 +31,8 @@ Result link_for(const std::string &arch, const std::vector<fs::path> &inputs) {
     args.push_back(in.string());
   args.push_back("-o");
   args.push_back(out.string());
-  std::ostringstream diag_out;
-  Diagnostics diag(diag_out);
-  int status = 0;
-  try {
-    Options opts = parse_command_line(args, diag);
-    status = link(opts, diag);
-  } catch (const FatalError &) {
-    status = 1; // what main() returns
-  }
-  Result r{status, diag_out.str(), fs::exists(out)};
+  test::LinkRun run = test::run_link(args);
+  Result r{run.status, run.diagnostics, fs::exists(out)};
   fs::remove(out);
   return r;
 }

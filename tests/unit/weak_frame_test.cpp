@@ -1,9 +1,8 @@
 // sm_100+ .debug_frame of a weak function whose kept copy comes from a later
 // input (docs/notes/semantics-findings.md §15.2), on the weak_regs inputs:
 // wide.cubin's mix<float> (86 registers) loses to narrow.cubin's (32).
-#include "dlink/driver.h"
 #include "dlink/elf.h"
-#include "dlink/options.h"
+#include "link_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -19,10 +18,7 @@ namespace {
 
 const fs::path kJob = fs::path(DLINK_TESTDATA) / "golden" / "weak_regs" / "sm_100";
 
-std::vector<u8> read_bytes(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::read_bytes;
 
 struct Entry {
   u64 start, size;
@@ -61,10 +57,8 @@ std::vector<u8> link_job(const std::vector<std::string> &inputs, const fs::path 
     args.push_back((kJob / in).string());
   args.push_back("-o");
   args.push_back(out.string());
-  std::ostringstream diag_out;
-  Diagnostics diag(diag_out);
-  Options opts = parse_command_line(args, diag);
-  EXPECT_EQ(link(opts, diag), 0) << diag_out.str();
+  test::LinkRun r = test::run_link(args);
+  EXPECT_EQ(r.status, 0) << r.diagnostics;
   std::vector<u8> bytes = read_bytes(out);
   fs::remove(out);
   return bytes;
