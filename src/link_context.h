@@ -262,6 +262,19 @@ struct OutputModel {
   // start (the Mercury copies hold only the slots: offset - base).
   std::unordered_map<const OutputSymbol *, u64> texture_slot;
   u64 texture_slot_base = 0;
+  // sm_100+: values the link resolves into capsule-Mercury code
+  // (.nv.capmerc.text.<f>): per capsule, each resolved Mercury relocation
+  // (decoded offset, symbol, addend, type, S + A). Mercury writes them into
+  // the capsule's encoding (mercury.cpp patch_capsules).
+  struct CapsuleValue {
+    u64 offset = 0;
+    const OutputSymbol *sym = nullptr;
+    i64 addend = 0;
+    u32 type = 0;
+    u64 value = 0;
+    bool header_index = false; // a texture/sampler/surface slot (value: slot - base)
+  };
+  std::map<const OutputSection *, std::vector<CapsuleValue>> capsule_values;
   // Names of weak functions defined by the inputs merged so far.
   std::set<std::string_view> weak_function_names;
   // Weak function name -> index of the input whose definition is kept.
