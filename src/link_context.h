@@ -267,6 +267,19 @@ struct OutputModel {
   // kernel, nvlink still gives that kernel slots.
   bool dead_code_uses_references = false;
   bool dead_code_uses_sampler_references = false;
+  // sm_100+: values the link resolves into capsule-Mercury code
+  // (.nv.capmerc.text.<f>): per capsule, each resolved Mercury relocation
+  // (decoded offset, symbol, addend, type, S + A). Mercury writes them into
+  // the capsule's encoding (mercury.cpp patch_capsules).
+  struct CapsuleValue {
+    u64 offset = 0;
+    const OutputSymbol *sym = nullptr;
+    i64 addend = 0;
+    u32 type = 0;
+    u64 value = 0;
+    bool header_index = false; // a texture/sampler/surface slot (value: slot - base)
+  };
+  std::map<const OutputSection *, std::vector<CapsuleValue>> capsule_values;
   // Names of weak functions defined by the inputs merged so far.
   std::set<std::string_view> weak_function_names;
   // Weak function name -> index of the input whose definition is kept.

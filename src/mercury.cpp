@@ -379,8 +379,14 @@ private:
         if (target->type != SHT_CUDA_CAPMERC_TEXT || r.type != kMercuryRelocBase + 0x03)
           ctx_.diag.fatal(fmt::format("unsupported Mercury relocation against '{}' in section '{}'",
                                       sym->name, name));
-        capsule_patches_[target].push_back(
-            {r.offset, static_cast<u32>(slot->second - ctx_.out.texture_slot_base + r.addend)});
+        OutputModel::CapsuleValue v;
+        v.offset = r.offset;
+        v.sym = sym;
+        v.addend = r.addend;
+        v.type = r.type;
+        v.value = slot->second - ctx_.out.texture_slot_base + static_cast<u64>(r.addend);
+        v.header_index = true;
+        ctx_.out.capsule_values[target].push_back(v);
         continue;
       }
       bool clear = r.type == kMercuryRelocBase + 0x0e;
@@ -443,55 +449,116 @@ private:
 
   // The capsule holds the code in an encoded form; the Mercury relocations
   // address its decoded instruction stream. What is known of the encoding
-  // (measured, not derived: docs/notes/semantics-findings.md §17): after a
-  // header (u32 section index, u32, u32 count, ceil(count/32) mask words)
-  // come records whose first byte is their length in 16-byte units; a
-  // header-index load is a 2-unit record starting 02 22 08 06 whose u32 at
-  // +0x1c holds the slot offset. Between records stand tokens: 0xd0 xx and
-  // 0x50 xx (two bytes), 0x42 xx xx xx (four bytes). nvlink writes the k-th
-  // slot relocation (in decoded offset order, each at +0xc of a decoded
-  // instruction) into the k-th such record (checked on 867 capsules of
-  // random programs, sm_100-sm_121). A capsule that does not parse to its
-  // end, or whose load count differs, is refused.
+  // (measured, not derived: docs/notes/semantics-findings.md §18): a header
+  // (u32 section index, u32, u32 count, ceil(count/32) mask words), then one
+  // item per SASS instruction of the function (count of them): mask bit 1 =
+  // the item has no bytes; bit 0 = the next record, whose first byte h gives
+  // its length (low nibble n: n == 0 -> 2 bytes, h & 0x40 -> 2n bytes, else
+  // 16n bytes). nvlink writes the value of each Mercury relocation it
+  // resolves (S + A, 16 or 32 bits) into the record of the SASS instruction
+  // that carries the twin SASS relocation: a 2-unit record 02 22 xx 06 whose
+  // u32 at +0x1c holds it (0 in the input); an instruction without bytes
+  // gets nothing. Only constant-bank and header-index values are placed;
+  // anything that does not fit this is refused.
+  struct CapsuleItem {
+    size_t pos = 0; // 0: no bytes
+    size_t size = 0;
+  };
+
+  static bool parse_capsule(const std::vector<u8> &c, std::vector<CapsuleItem> &items) {
+    if (c.size() < 12)
+      return false;
+    u32 count = read_le<u32>(c.data() + 8);
+    size_t pos = 12 + 4 * ((static_cast<size_t>(count) + 31) / 32);
+    if (pos > c.size())
+      return false;
+    for (u32 i = 0; i < count; i++) {
+      if ((read_le<u32>(c.data() + 12 + 4 * (i / 32)) >> (i % 32)) & 1) {
+        items.push_back({});
+        continue;
+      }
+      if (pos >= c.size())
+        return false; // items so far are kept
+      u8 h = c[pos];
+      size_t n = h & 0xf;
+      size_t len = (h & 0x40)                        ? 2 * std::max<size_t>(n, 1)
+                   : ((h >> 4) == 0 || (h >> 4) == 8) && n ? 16 * n
+                                                           : 2;
+      items.push_back({pos, len});
+      pos += len;
+    }
+    // Some capsules end with one 2-byte token outside the count.
+    return pos == c.size() || pos + 2 == c.size();
+  }
+
   void patch_capsules() {
     for (OutputSection *capsule : ctx_.out.sections) {
-      auto found = capsule_patches_.find(capsule);
-      if (found == capsule_patches_.end())
+      auto found = ctx_.out.capsule_values.find(capsule);
+      if (found == ctx_.out.capsule_values.end() || !capsule->func)
         continue;
-      std::vector<std::pair<u64, u32>> &patches = found->second;
+      // Only values nvlink was seen to place: constant banks and header-index
+      // slots. (Shared-memory offsets land on instructions without bytes.)
+      std::vector<OutputModel::CapsuleValue> values;
+      for (const OutputModel::CapsuleValue &v : found->second)
+        if (v.header_index || (v.sym && v.sym->section &&
+                               v.sym->section->kind == SectionKind::Constant))
+          values.push_back(v);
+      if (values.empty())
+        continue;
+      std::stable_sort(values.begin(), values.end(),
+                       [](const auto &a, const auto &b) { return a.offset < b.offset; });
+      std::string_view fname = capsule->func->name;
+      auto fail = [&](std::string_view why) {
+        ctx_.diag.fatal(fmt::format("constant or header-index value in '{}': dlink cannot place "
+                                    "it in this capsule-Mercury code ({})",
+                                    fname, why));
+      };
+      // The twin SASS relocations, from the input that defines the function.
+      const InputObject *obj = capsule->func->defined_in;
+      std::string sass_name = std::string(capsule->name.substr(11)); // ".text.<f>"
+      std::vector<ElfReloc> sass;
+      std::vector<std::string_view> sass_sym;
+      if (obj)
+        for (const char *prefix : {".rela", ".rel"})
+          if (auto idx = obj->elf.find_section(prefix + sass_name))
+            for (const ElfReloc &r : read_relocs(obj->elf.sections[*idx])) {
+              sass.push_back(r);
+              sass_sym.push_back(r.sym < obj->symbols.size() ? obj->symbols[r.sym].name
+                                                             : std::string_view());
+            }
+      std::vector<size_t> order(sass.size());
+      for (size_t i = 0; i < order.size(); i++)
+        order[i] = i;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return sass[a].offset < sass[b].offset; });
+      std::vector<CapsuleItem> items;
+      // A capsule whose tokens are not all understood (parse not ending at
+      // its end) is still used up to the items it reached; each target
+      // record is checked below.
+      bool parsed = parse_capsule(capsule->data, items);
       std::vector<u8> &c = capsule->data;
-      std::sort(patches.begin(), patches.end());
-      std::vector<size_t> loads;
-      bool parsed = false;
-      if (c.size() >= 12) {
-        u32 count = read_le<u32>(c.data() + 8);
-        size_t pos = 12 + 4 * ((static_cast<size_t>(count) + 31) / 32);
-        while (pos < c.size()) {
-          u8 lead = c[pos];
-          if ((lead == 1 || lead == 2) && pos + 16 * lead <= c.size()) {
-            if (lead == 2 && c[pos + 1] == 0x22 && c[pos + 2] == 0x08 && c[pos + 3] == 0x06)
-              loads.push_back(pos);
-            pos += 16 * lead;
-          } else if (lead == 0xd0 || lead == 0x50) {
-            pos += 2; // two-byte token (0x50: the last one)
-          } else if (lead == 0x42) {
-            pos += 4; // four-byte token
-          } else {
-            break;
-          }
-        }
-        parsed = pos == c.size();
+      size_t next = 0;
+      for (const OutputModel::CapsuleValue &v : values) {
+        // Pair in order with the SASS relocation of the same symbol and addend.
+        while (next < order.size() &&
+               !(sass_sym[order[next]] == v.sym->name && sass[order[next]].addend == v.addend))
+          next++;
+        if (next == order.size())
+          fail(fmt::format("no SASS relocation for '{}'", v.sym->name));
+        u64 item = sass[order[next++]].offset / 16;
+        if (item >= items.size())
+          fail(parsed ? "instruction outside the capsule" : "unknown encoding");
+        const CapsuleItem &it = items[item];
+        if (it.pos == 0)
+          continue; // no bytes for this instruction
+        bool abs16 = v.type == kMercuryRelocBase + 0x04;
+        bool abs32 = v.type == kMercuryRelocBase + 0x03;
+        if (it.size != 32 || c[it.pos + 1] != 0x22 || c[it.pos + 3] != 0x06 ||
+            read_le<u32>(c.data() + it.pos + 0x1c) != 0 || !(abs16 || abs32))
+          fail(fmt::format("unknown record at 0x{:x}", it.pos));
+        write_le<u32>(c.data() + it.pos + 0x1c,
+                      static_cast<u32>(abs16 ? (v.value & 0xffff) : v.value));
       }
-      bool known = parsed && loads.size() == patches.size();
-      for (size_t i = 0; known && i < patches.size(); i++)
-        known = (patches[i].first & 0xf) == 0xc && read_le<u32>(c.data() + loads[i] + 0x1c) == 0;
-      if (!known)
-        ctx_.diag.fatal(fmt::format(
-            "bound texture, sampler or surface reference in '{}': dlink cannot place its "
-            "header index in this capsule-Mercury code ({} relocations, {} known loads)",
-            capsule->func ? capsule->func->name : capsule->name, patches.size(), loads.size()));
-      for (size_t i = 0; i < patches.size(); i++)
-        write_le<u32>(c.data() + loads[i] + 0x1c, patches[i].second);
     }
   }
 
@@ -565,8 +632,6 @@ private:
 
   Context &ctx_;
   std::vector<InputMercury> inputs_;
-  // Capsule -> (decoded offset, header-index slot offset) to write.
-  std::map<OutputSection *, std::vector<std::pair<u64, u32>>> capsule_patches_;
 };
 
 } // namespace

@@ -122,8 +122,14 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       // Capsule-Mercury code relocations address the capsule's decoded
       // instruction stream, not its bytes: nvlink resolves them without
       // touching the section.
-      if (target->type == SHT_CUDA_CAPMERC_TEXT)
+      if (target->type == SHT_CUDA_CAPMERC_TEXT) {
+        if (action != Action::Clear) {
+          u64 s = r.sym ? symbol_offset(ctx, *r.sym) : 0;
+          ctx.out.capsule_values[target].push_back(
+              {r.offset, r.sym, r.addend, r.type, s + r.bias + static_cast<u64>(r.addend)});
+        }
         continue;
+      }
       if (!in_range)
         ctx.diag.fatal(fmt::format("relocation offset 0x{:x} out of range in section '{}'",
                                    r.offset, target->name));
