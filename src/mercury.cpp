@@ -54,7 +54,11 @@ public:
     build_relocations();
     build_header_index_banks();
     patch_capsules();
-    build_data_twins();
+    // Created in this order (measured with textures, __constant__ data,
+    // initialised globals and sm_110's reserved shared memory together).
+    build_data_twins(DataTwinGroup::UserConstants);
+    add_header_index_banks();
+    build_data_twins(DataTwinGroup::Others);
     ctx_.out.merc_symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, kMercFlag, 8, kSymSize);
   }
 
@@ -411,7 +415,7 @@ private:
   // relocation section, then per kernel the slots alone (zeros), named after
   // the bank's creation name; the bank's section symbol shows them.
   void build_header_index_banks() {
-    std::vector<OutputSection *> banks;
+    std::vector<OutputSection *> &banks = header_index_banks_;
     for (const auto &hb : ctx_.out.header_index_banks) {
       std::string name = ".nv.merc" + std::string(hb.bank->renamed_from);
       u64 size = hb.bank->size - ctx_.out.texture_slot_base;
@@ -438,7 +442,12 @@ private:
         rel->relocs.push_back(m);
       }
     }
-    for (OutputSection *bank : banks) {
+  }
+
+  // The banks themselves are created after .nv.merc.nv.constant.user and
+  // before the other data twins.
+  void add_header_index_banks() {
+    for (OutputSection *bank : header_index_banks_) {
       bank->create_seq = ctx_.out.next_seq++;
       bank->late = true;
       ctx_.out.sections.push_back(bank);
@@ -618,9 +627,12 @@ private:
     return nullptr;
   }
 
-  void build_data_twins() {
+  enum class DataTwinGroup { UserConstants, Others };
+
+  void build_data_twins(DataTwinGroup group) {
     for (DataTwin &t : data_twins_) {
-      if (!t.sec)
+      bool user_constants = t.merc == ".nv.merc.nv.constant.user";
+      if (!t.sec || user_constants != (group == DataTwinGroup::UserConstants))
         continue;
       t.sec->create_seq = ctx_.out.next_seq++;
       t.sec->late = true;
@@ -632,6 +644,7 @@ private:
 
   Context &ctx_;
   std::vector<InputMercury> inputs_;
+  std::vector<OutputSection *> header_index_banks_; // Mercury copies, made before they are added
 };
 
 } // namespace

@@ -181,6 +181,18 @@ private:
   }
 
   // ".nv.constant<N>.<f>" (N != 0) of a function that is not a kernel.
+  // ".nv.constant<digits>.<name>": a kernel's parameter bank or a function's
+  // own bank.
+  static bool names_per_function_bank(std::string_view name) {
+    constexpr size_t kPrefix = sizeof(".nv.constant") - 1;
+    if (!name.starts_with(".nv.constant"))
+      return false;
+    size_t i = kPrefix;
+    while (i < name.size() && name[i] >= '0' && name[i] <= '9')
+      i++;
+    return i > kPrefix && i < name.size() && name[i] == '.';
+  }
+
   bool is_function_bank(std::string_view name) const {
     if (!name.starts_with(".nv.constant") || name.starts_with(".nv.constant0."))
       return false;
@@ -704,9 +716,10 @@ private:
         !(is_function_bank(in_section(s.shndx).name) &&
           lost_copy_of_unbanked_function(in_section(s.shndx).name)))
       sec = map_section(s.shndx);
-    // (Per-function constant banks: ".nv.constant<N>.<f>".)
+    // (Per-function constant banks: ".nv.constant<N>.<f>"; not sm_100+'s
+    // ".nv.constant.user", whose local variables are output symbols.)
     bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
-                             sec->name.find('.', 12) != std::string_view::npos;
+                             names_per_function_bank(sec->name);
     bool internal =
         s.name.empty() || !sec || sec->kind == SectionKind::Shared || per_function_bank;
     OutputSymbol *out = nullptr;
