@@ -100,10 +100,10 @@ int finish_after_errors(Context &ctx) {
   return finish(ctx);
 }
 
-} // namespace
-
-int link(const Options &opts, Diagnostics &diag) {
-  Context ctx(opts, diag);
+// The pipeline itself.
+int run_link(Context &ctx) {
+  const Options &opts = ctx.opts;
+  Diagnostics &diag = ctx.diag;
   check_command_line(ctx);
   write_timing_table(opts, diag);
 
@@ -131,6 +131,22 @@ int link(const Options &opts, Diagnostics &diag) {
 
   commit_output(ctx);        // temp file + rename: never a partial output
   return finish(ctx);
+}
+
+} // namespace
+
+// A link whose process exits next leaves its state to the OS: tearing down
+// tens of thousands of sections, records and map nodes one by one costs
+// about a tenth of a large link. (Kept reachable from here, so that leak
+// checkers do not report it.)
+const Context *state_left_to_exit = nullptr;
+
+int link(const Options &opts, Diagnostics &diag, Teardown teardown) {
+  auto ctx = std::make_unique<Context>(opts, diag);
+  int status = run_link(*ctx);
+  if (teardown == Teardown::LeaveToExit)
+    state_left_to_exit = ctx.release();
+  return status;
 }
 
 } // namespace dlink

@@ -340,8 +340,7 @@ struct Context {
   bool host_refs_list_kernels = false;
   std::vector<std::string_view> host_kernel_patterns;
   OutputModel out;
-  ElfFile output_elf;
-  std::vector<u8> output_bytes;
+  ElfFile output_elf; // the output, its section bytes still in the sections
 };
 
 } // namespace dlink

@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
     }
     if (!opts.gen_host_linker_script.empty())
       return dlink::write_host_linker_script(opts, diag);
-    return dlink::link(opts, diag);
+    return dlink::link(opts, diag, dlink::Teardown::LeaveToExit);
   } catch (const dlink::FatalError &) {
     return 1;
   }

@@ -97,7 +97,11 @@ public:
   InputMerger(Context &ctx, InputObject &obj)
       : ctx_(ctx), obj_(obj), sec_map_(obj.elf.sections.size(), nullptr),
         sec_off_(obj.elf.sections.size(), 0), sym_map_(obj.symbols.size(), nullptr),
-        discarded_(obj.symbols.size(), false) {}
+        discarded_(obj.symbols.size(), false) {
+    for (u32 k = 1; k < obj.symbols.size(); k++)
+      if (obj.symbols[k].type() == STT_FUNC && obj.symbols[k].shndx != SHN_UNDEF)
+        function_definitions_.try_emplace(obj.symbols[k].name, k);
+  }
 
   void run() {
     // Local functions (e.g. the math library's __internal_* helpers) may
@@ -215,13 +219,12 @@ private:
            !ctx_.out.banked_functions.count(name);
   }
 
-  // This input's definition of function `fn`, if it has one.
+  // This input's definition of function `fn`, if it has one (the first).
   std::optional<u32> defined_function(std::string_view fn) const {
-    for (u32 k = 1; k < obj_.symbols.size(); k++)
-      if (obj_.symbols[k].type() == STT_FUNC && obj_.symbols[k].shndx != SHN_UNDEF &&
-          obj_.symbols[k].name == fn)
-        return k;
-    return std::nullopt;
+    auto it = function_definitions_.find(fn);
+    if (it == function_definitions_.end())
+      return std::nullopt;
+    return it->second;
   }
 
   OutputSection *detach_function_bank(u32 i) {
@@ -434,12 +437,8 @@ private:
       fn = name.substr(11);
     else
       return false;
-    for (u32 k = 1; k < obj_.symbols.size(); k++) {
-      const ElfSymbol &s = obj_.symbols[k];
-      if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && s.name == fn)
-        return dropped_function(k);
-    }
-    return false;
+    auto k = defined_function(fn);
+    return k && dropped_function(*k);
   }
 
   // An uninitialised-data section whose every variable lost to an earlier
@@ -459,11 +458,8 @@ private:
   }
 
   bool names_discarded_function(std::string_view fn) const {
-    for (u32 k = 1; k < obj_.symbols.size(); k++)
-      if (obj_.symbols[k].type() == STT_FUNC && obj_.symbols[k].shndx != SHN_UNDEF &&
-          obj_.symbols[k].name == fn)
-        return discarded_[k] && is_live_function(ctx_, obj_, k);
-    return false;
+    auto k = defined_function(fn);
+    return k && discarded_[*k] && is_live_function(ctx_, obj_, *k);
   }
 
   // Whether this input's copy of weak function `name` is the one kept: the
@@ -1071,6 +1067,8 @@ private:
   Context &ctx_;
   InputObject &obj_;
   std::set<std::string_view> local_function_sections_; // ".text.<f>" of local functions
+  // Function name -> symbol index of this input's (first) definition.
+  std::unordered_map<std::string_view, u32> function_definitions_;
   std::map<std::string, OutputSection *> own_info_sections_;
   std::vector<OutputSection *> sec_map_;
   std::vector<u64> sec_off_;
@@ -1169,6 +1167,15 @@ void merge_inputs(Context &ctx) {
       ctx.diag.fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
     }
   }
+  // Most input sections and symbols become output ones: size the name
+  // tables once instead of rehashing them as they grow.
+  size_t sections = 0, symbols = 0;
+  for (const InputObject *obj : ctx.inputs) {
+    sections += obj->elf.sections.size();
+    symbols += obj->symbols.size();
+  }
+  ctx.out.section_by_name.reserve(sections);
+  ctx.out.global_by_name.reserve(symbols);
   create_skeleton(ctx);
   find_live_functions(ctx);
   choose_weak_definitions(ctx);

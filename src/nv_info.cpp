@@ -31,6 +31,15 @@ void insert_before_bank_tail(std::vector<InfoRecord> &records, InfoRecord r) {
 
 namespace {
 
+// Call-graph edges: caller -> callees, in insertion order.
+using Edges = std::unordered_map<const OutputSymbol *, std::vector<const OutputSymbol *>>;
+
+const std::vector<const OutputSymbol *> &edges_from(const Edges &edges, const OutputSymbol *f) {
+  static const std::vector<const OutputSymbol *> kNone;
+  auto it = edges.find(f);
+  return it == edges.end() ? kNone : it->second;
+}
+
 InfoRecord stack_record(u8 attr, OutputSymbol *sym, u32 bytes) {
   InfoRecord r;
   r.format = EIFMT_SVAL;
@@ -52,7 +61,7 @@ void build_nv_info(Context &ctx) {
 
   // Frame sizes and register counts per function, and the call graph,
   // give each kernel its stack requirement and register count.
-  std::map<const OutputSymbol *, u32> frame, regs;
+  std::unordered_map<const OutputSymbol *, u32> frame, regs;
   for (const InfoRecord &r : module->records) {
     if (!r.sym || r.payload.size() < 8)
       continue;
@@ -61,10 +70,10 @@ void build_nv_info(Context &ctx) {
     if (r.attr == EIATTR_REGCOUNT)
       regs[r.sym] = read_le<u32>(r.payload.data() + 4);
   }
-  std::multimap<const OutputSymbol *, const OutputSymbol *> callees;
+  Edges callees;
   for (auto &[caller, callee] : ctx.out.call_edges)
     if (caller && callee)
-      callees.emplace(caller, callee);
+      callees[caller].push_back(callee);
 
   struct Walk {
     u32 stack = 0;
@@ -83,9 +92,8 @@ void build_nv_info(Context &ctx) {
     if (!fresh)
       return m->second != Mark::Acyclic;
     bool cyclic = false;
-    auto range = callees.equal_range(f);
-    for (auto it = range.first; it != range.second; ++it)
-      cyclic |= reaches_cycle(it->second);
+    for (const OutputSymbol *callee : edges_from(callees, f))
+      cyclic |= reaches_cycle(callee);
     mark[f] = cyclic ? Mark::Cyclic : Mark::Acyclic;
     return cyclic;
   };
@@ -97,9 +105,8 @@ void build_nv_info(Context &ctx) {
     if (auto s = summary.find(f); s != summary.end())
       return s->second;
     Summary s{0, regs[f]};
-    auto range = callees.equal_range(f);
-    for (auto it = range.first; it != range.second; ++it) {
-      Summary c = summarize(it->second);
+    for (const OutputSymbol *callee : edges_from(callees, f)) {
+      Summary c = summarize(callee);
       s.stack = std::max(s.stack, c.stack);
       s.regs = std::max(s.regs, c.regs);
     }
@@ -108,7 +115,11 @@ void build_nv_info(Context &ctx) {
   };
 
   // Depth-first walk from `root`; recursion makes the stack size unknown.
+  // (Each kernel is walked once, for its registers and its stack.)
+  std::unordered_map<const OutputSymbol *, Walk> walked;
   auto walk = [&](const OutputSymbol *root) {
+    if (auto done = walked.find(root); done != walked.end())
+      return done->second;
     Walk w;
     std::set<const OutputSymbol *> on_path;
     std::function<u32(const OutputSymbol *)> visit = [&](const OutputSymbol *f) -> u32 {
@@ -120,19 +131,18 @@ void build_nv_info(Context &ctx) {
       on_path.insert(f);
       w.regs = std::max(w.regs, regs[f]);
       u32 deepest = 0;
-      auto range = callees.equal_range(f);
-      for (auto it = range.first; it != range.second; ++it) {
-        if (on_path.count(it->second)) {
+      for (const OutputSymbol *callee : edges_from(callees, f)) {
+        if (on_path.count(callee)) {
           w.cycles++;
           continue;
         }
-        deepest = std::max(deepest, visit(it->second));
+        deepest = std::max(deepest, visit(callee));
       }
       on_path.erase(f);
       return frame[f] + deepest;
     };
     w.stack = visit(root);
-    return w;
+    return walked[root] = w;
   };
 
   // Register counts propagate from callees to the kernels calling them
@@ -165,9 +175,8 @@ void build_nv_info(Context &ctx) {
     // One warning per call from the kernel into a subgraph that holds a
     // call cycle (measured on 103 random call graphs).
     int warnings = 0;
-    auto range = callees.equal_range(sym);
-    for (auto it = range.first; it != range.second; ++it)
-      warnings += reaches_cycle(it->second) ? 1 : 0;
+    for (const OutputSymbol *callee : edges_from(callees, sym))
+      warnings += reaches_cycle(callee) ? 1 : 0;
     for (int i = 0; i < warnings; i++)
       if (!ctx.opts.suppress_stack_size_warning) // (-w does not silence it)
         ctx.diag.warning_always(fmt::format(
@@ -207,22 +216,21 @@ void build_nv_info(Context &ctx) {
   });
   // Reachability for EXTERNS also follows indirect calls (call-graph block 4:
   // a function and the address-taken functions it may call).
-  std::multimap<const OutputSymbol *, const OutputSymbol *> reach_edges = callees;
+  Edges reach_edges = callees;
   for (auto &[caller, target] : ctx.out.indirect_targets)
     if (caller && target)
-      reach_edges.emplace(caller, target);
+      reach_edges[caller].push_back(target);
   auto reached_functions = [&](const OutputSymbol *kernel) {
     std::set<const OutputSymbol *> seen{kernel};
     std::vector<const OutputSymbol *> work{kernel}, found;
     while (!work.empty()) {
       const OutputSymbol *f = work.back();
       work.pop_back();
-      auto range = reach_edges.equal_range(f);
-      for (auto it = range.first; it != range.second; ++it)
-        if (seen.insert(it->second).second) {
-          work.push_back(it->second);
-          if (it->second->defined())
-            found.push_back(it->second);
+      for (const OutputSymbol *callee : edges_from(reach_edges, f))
+        if (seen.insert(callee).second) {
+          work.push_back(callee);
+          if (callee->defined())
+            found.push_back(callee);
         }
     }
     std::sort(found.begin(), found.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
@@ -276,7 +284,8 @@ void build_nv_info(Context &ctx) {
     sec->records = std::move(kept);
     // A recursive kernel's call-return stack size is unknown too (this
     // record comes before an added NUM_BARRIERS).
-    if (std::find(recursive_kernels.begin(), recursive_kernels.end(),
+    if (!recursive_kernels.empty() &&
+        std::find(recursive_kernels.begin(), recursive_kernels.end(),
                   find_global(ctx, sec->name.substr(9))) != recursive_kernels.end()) {
       auto own = std::find_if(sec->records.begin(), sec->records.end(),
                               [](const InfoRecord &r) { return r.attr == EIATTR_CRS_STACK_SIZE; });

@@ -63,6 +63,8 @@ OutputSection *find_section(Context &ctx, std::string_view name) {
   auto it = ctx.out.section_by_name.find(name);
   if (it != ctx.out.section_by_name.end())
     return it->second;
+  if (ctx.out.deferred_by_name.empty())
+    return nullptr;
   auto d = ctx.out.deferred_by_name.find(name);
   return d == ctx.out.deferred_by_name.end() ? nullptr : d->second;
 }
@@ -106,7 +108,8 @@ void register_section(Context &ctx, OutputSection *sec, bool with_symbol) {
   sec->symbol->create_seq = sec->create_seq;
   out.sections.push_back(sec);
   out.section_by_name.emplace(sec->name, sec);
-  out.deferred_by_name.erase(sec->name);
+  if (!out.deferred_by_name.empty())
+    out.deferred_by_name.erase(sec->name);
   out.shstrtab_names.push_back({sec->name, 0});
 
   // Creating a kernel's parameter bank creates its .rel companion first

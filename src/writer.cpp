@@ -19,7 +19,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -54,18 +58,29 @@ constexpr std::array<u8, 16> kRelAction = {0x73, 0, 0, 0, 0, 0, 0, 0,
 
 class StringTable {
 public:
-  StringTable() { bytes_.push_back(0); }
+  // `names`: about how many names will be added (sizes the lookup table).
+  explicit StringTable(size_t names) {
+    bytes_.push_back(0);
+    size_t capacity = 16;
+    while (capacity < 2 * names)
+      capacity *= 2;
+    slots_.resize(capacity);
+  }
   u32 add(std::string_view s, u32 pad = 0, bool again = false) {
     if (s.empty())
       return 0;
-    auto it = offsets_.find(s);
-    if (it != offsets_.end() && !again)
-      return it->second;
+    Slot &slot = find(s);
+    if (slot.used && !again)
+      return slot.offset;
     u32 off = static_cast<u32>(bytes_.size());
     bytes_.insert(bytes_.end(), s.begin(), s.end());
     bytes_.push_back(0);
     bytes_.insert(bytes_.end(), pad, 0);
-    offsets_.emplace(s, off);
+    if (!slot.used) { // (a name stored again keeps its first offset)
+      slot = {s, off, true};
+      if (++used_ * 2 > slots_.size())
+        grow();
+    }
     return off;
   }
   // An empty string stored as its own entry (a lone NUL byte).
@@ -79,14 +94,37 @@ public:
   u32 offset_of(std::string_view s) const {
     if (s.empty())
       return 0;
-    auto it = offsets_.find(s);
-    return it == offsets_.end() ? 0 : it->second;
+    const Slot &slot = const_cast<StringTable *>(this)->find(s);
+    return slot.used ? slot.offset : 0;
   }
   const std::vector<u8> &bytes() const { return bytes_; }
 
 private:
+  // An open-addressing table (linear probing, at most half full): one
+  // probe into a flat array per lookup, no node per name.
+  struct Slot {
+    std::string_view name;
+    u32 offset = 0;
+    bool used = false;
+  };
+
+  Slot &find(std::string_view s) {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = std::hash<std::string_view>{}(s) & mask;; i = (i + 1) & mask)
+      if (!slots_[i].used || slots_[i].name == s)
+        return slots_[i];
+  }
+  void grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (const Slot &slot : old)
+      if (slot.used)
+        find(slot.name) = slot;
+  }
+
   std::vector<u8> bytes_;
-  std::unordered_map<std::string_view, u32> offsets_;
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
   u32 empty_offset_ = 0;
 };
 
@@ -458,7 +496,9 @@ void write_output(Context &ctx) {
     symbols[i]->index = static_cast<u32>(i + 1);
 
   // String tables.
-  StringTable shstrtab, strtab;
+  StringTable shstrtab(out.shstrtab_names.size());
+  StringTable strtab(out.prototype_strings.size() + out.strtab_names.size() + out.globals.size() +
+                     out.strtab_late_names.size());
   std::unordered_map<const OutputSection *, u32> own_name_offset;
   for (const auto &entry : out.shstrtab_names) {
     u32 off = shstrtab.add(entry.name, entry.pad, entry.own != nullptr);
@@ -686,6 +726,7 @@ void write_output(Context &ctx) {
     merc_syms.push_back(e);
   }
 
+  elf.sections.reserve(order.size() + 1);
   elf.sections.assign(1, ElfSection{});
   for (OutputSection *sec : order) {
     ElfSection e;
@@ -784,22 +825,71 @@ void write_output(Context &ctx) {
     elf.sections[find_section(ctx, ".strtab")->index].file_slack = out.strtab_slack;
   }
   build_program_headers(elf, order);
-  ctx.output_bytes = write_elf(elf);
 }
+
+namespace {
+
+// Writes the output image piece by piece with writev(): no second copy of
+// the image in memory.
+class FileWriter {
+public:
+  explicit FileWriter(int fd) : fd_(fd) {}
+  void add(std::span<const u8> bytes) {
+    if (bytes.empty())
+      return;
+    iov_.push_back({const_cast<u8 *>(bytes.data()), bytes.size()});
+    if (iov_.size() == kBatch)
+      flush();
+  }
+  // False if a write failed.
+  bool flush() {
+    size_t first = 0;
+    while (ok_ && first < iov_.size()) {
+      ssize_t n = ::writev(fd_, iov_.data() + first, static_cast<int>(iov_.size() - first));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0) {
+        ok_ = false;
+        break;
+      }
+      // Skip what was written (a short write may end inside an entry).
+      for (size_t left = static_cast<size_t>(n); left > 0;) {
+        iovec &v = iov_[first];
+        size_t step = std::min(left, v.iov_len);
+        v.iov_base = static_cast<u8 *>(v.iov_base) + step;
+        v.iov_len -= step;
+        left -= step;
+        if (v.iov_len == 0)
+          first++;
+      }
+    }
+    iov_.clear();
+    return ok_;
+  }
+
+private:
+  static constexpr size_t kBatch = 1024; // IOV_MAX on Linux
+  int fd_;
+  std::vector<iovec> iov_;
+  bool ok_ = true;
+};
+
+} // namespace
 
 void commit_output(Context &ctx) {
   const std::string &path = ctx.opts.output_file;
   std::string tmp = path + ".dlink-tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f)
-      ctx.diag.fatal(fmt::format("Could not open output file '{}'", path));
-    f.write(reinterpret_cast<const char *>(ctx.output_bytes.data()),
-            static_cast<std::streamsize>(ctx.output_bytes.size()));
-    if (!f) {
-      std::remove(tmp.c_str());
-      ctx.diag.fatal(fmt::format("Could not write output file '{}'", path));
-    }
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0)
+    ctx.diag.fatal(fmt::format("Could not open output file '{}'", path));
+  FileWriter writer(fd);
+  ElfImage image = elf_image(ctx.output_elf);
+  for (std::span<const u8> piece : image.pieces)
+    writer.add(piece);
+  bool written = writer.flush();
+  if (::close(fd) != 0 || !written) {
+    std::remove(tmp.c_str());
+    ctx.diag.fatal(fmt::format("Could not write output file '{}'", path));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());

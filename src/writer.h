@@ -6,8 +6,7 @@
 namespace dlink {
 
 // Orders sections and symbols, builds the string and symbol tables, notes
-// and program headers, and serializes the executable cubin into
-// ctx.output_bytes.
+// and program headers: the executable cubin, in ctx.output_elf.
 void write_output(Context &ctx);
 
 // Creates the sections nvlink adds after merging (.nv.callgraph,
@@ -15,7 +14,7 @@ void write_output(Context &ctx);
 // and newer, renames bank 3 and creates the kernel parameter banks.
 void finish_sections(Context &ctx);
 
-// Writes ctx.output_bytes to the -o file (temp file + rename, so a failed
+// Writes ctx.output_elf to the -o file (temp file + rename, so a failed
 // link never leaves a partial output).
 void commit_output(Context &ctx);
 

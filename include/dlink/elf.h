@@ -195,6 +195,15 @@ bool is_cuda_elf(std::span<const u8> bytes);
 // Serializes `file` using the offsets it carries. Gaps are zero-filled.
 std::vector<u8> write_elf(const ElfFile &file);
 
+// The bytes write_elf() produces, as pieces in file order (headers, the
+// sections' own bytes, zero padding) rather than copied into one buffer.
+// The pieces point into `owned` and into the sections' bytes.
+struct ElfImage {
+  std::vector<std::span<const u8>> pieces;
+  std::vector<u8> owned;
+};
+ElfImage elf_image(const ElfFile &file);
+
 enum class OffsetStyle {
   Compiler, // ptxas: section header table last, no program headers
   Linker,   // nvlink: section headers, then program headers at the end

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dlink {
 
 namespace {
@@ -306,7 +308,9 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
     file.phoff = file.segments.empty() ? 0 : file.shoff + file.sections.size() * kShdrSize;
 }
 
-std::vector<u8> write_elf(const ElfFile &f) {
+namespace {
+
+u64 image_size(const ElfFile &f) {
   u64 end = kEhdrSize;
   for (auto &sec : f.sections)
     if (occupies_file_space(sec))
@@ -314,9 +318,10 @@ std::vector<u8> write_elf(const ElfFile &f) {
   end = std::max<u64>(end, f.shoff + f.sections.size() * kShdrSize);
   if (!f.segments.empty())
     end = std::max<u64>(end, f.phoff + f.segments.size() * kPhdrSize);
+  return end;
+}
 
-  std::vector<u8> out(end, 0);
-  u8 *h = out.data();
+void encode_file_header(const ElfFile &f, u8 *h) {
   std::memcpy(h, f.ident.data(), 16);
   write_le<u16>(h + 16, f.type);
   write_le<u16>(h + 18, f.machine);
@@ -331,36 +336,97 @@ std::vector<u8> write_elf(const ElfFile &f) {
   write_le<u16>(h + 58, f.shentsize);
   write_le<u16>(h + 60, static_cast<u16>(f.sections.size()));
   write_le<u16>(h + 62, f.shstrndx);
+}
 
+void encode_section_header(const ElfSection &sec, u8 *s) {
+  write_le<u32>(s, sec.name_offset);
+  write_le<u32>(s + 4, sec.type);
+  write_le<u64>(s + 8, sec.flags);
+  write_le<u64>(s + 16, sec.addr);
+  write_le<u64>(s + 24, sec.offset);
+  write_le<u64>(s + 32, sec.size);
+  write_le<u32>(s + 40, sec.link);
+  write_le<u32>(s + 44, sec.info);
+  write_le<u64>(s + 48, sec.addralign);
+  write_le<u64>(s + 56, sec.entsize);
+}
+
+void encode_program_header(const ElfProgramHeader &ph, u8 *p) {
+  write_le<u32>(p, ph.type);
+  write_le<u32>(p + 4, ph.flags);
+  write_le<u64>(p + 8, ph.offset);
+  write_le<u64>(p + 16, ph.vaddr);
+  write_le<u64>(p + 24, ph.paddr);
+  write_le<u64>(p + 32, ph.filesz);
+  write_le<u64>(p + 40, ph.memsz);
+  write_le<u64>(p + 48, ph.align);
+}
+
+} // namespace
+
+std::vector<u8> write_elf(const ElfFile &f) {
+  std::vector<u8> out(image_size(f), 0);
+  encode_file_header(f, out.data());
   for (size_t i = 0; i < f.sections.size(); i++) {
     const ElfSection &sec = f.sections[i];
     if (occupies_file_space(sec) && !sec.data.empty())
       std::memcpy(out.data() + sec.offset, sec.data.data(), sec.data.size());
-    u8 *s = out.data() + f.shoff + i * kShdrSize;
-    write_le<u32>(s, sec.name_offset);
-    write_le<u32>(s + 4, sec.type);
-    write_le<u64>(s + 8, sec.flags);
-    write_le<u64>(s + 16, sec.addr);
-    write_le<u64>(s + 24, sec.offset);
-    write_le<u64>(s + 32, sec.size);
-    write_le<u32>(s + 40, sec.link);
-    write_le<u32>(s + 44, sec.info);
-    write_le<u64>(s + 48, sec.addralign);
-    write_le<u64>(s + 56, sec.entsize);
+    encode_section_header(sec, out.data() + f.shoff + i * kShdrSize);
   }
-  for (size_t i = 0; i < f.segments.size(); i++) {
-    const ElfProgramHeader &ph = f.segments[i];
-    u8 *p = out.data() + f.phoff + i * kPhdrSize;
-    write_le<u32>(p, ph.type);
-    write_le<u32>(p + 4, ph.flags);
-    write_le<u64>(p + 8, ph.offset);
-    write_le<u64>(p + 16, ph.vaddr);
-    write_le<u64>(p + 24, ph.paddr);
-    write_le<u64>(p + 32, ph.filesz);
-    write_le<u64>(p + 40, ph.memsz);
-    write_le<u64>(p + 48, ph.align);
-  }
+  for (size_t i = 0; i < f.segments.size(); i++)
+    encode_program_header(f.segments[i], out.data() + f.phoff + i * kPhdrSize);
   return out;
+}
+
+ElfImage elf_image(const ElfFile &f) {
+  ElfImage image;
+  // The headers, in one owned buffer: file header, section headers,
+  // program headers.
+  image.owned.resize(kEhdrSize + f.sections.size() * kShdrSize + f.segments.size() * kPhdrSize);
+  u8 *header = image.owned.data();
+  u8 *shdrs = header + kEhdrSize;
+  u8 *phdrs = shdrs + f.sections.size() * kShdrSize;
+  encode_file_header(f, header);
+  for (size_t i = 0; i < f.sections.size(); i++)
+    encode_section_header(f.sections[i], shdrs + i * kShdrSize);
+  for (size_t i = 0; i < f.segments.size(); i++)
+    encode_program_header(f.segments[i], phdrs + i * kPhdrSize);
+
+  // The non-empty pieces, in file order.
+  std::vector<std::pair<u64, std::span<const u8>>> pieces;
+  pieces.reserve(f.sections.size() + 3);
+  pieces.emplace_back(0, std::span<const u8>(header, kEhdrSize));
+  for (const ElfSection &sec : f.sections)
+    if (occupies_file_space(sec) && !sec.data.empty())
+      pieces.emplace_back(sec.offset, sec.data);
+  if (!f.sections.empty())
+    pieces.emplace_back(f.shoff, std::span<const u8>(shdrs, f.sections.size() * kShdrSize));
+  if (!f.segments.empty())
+    pieces.emplace_back(f.phoff, std::span<const u8>(phdrs, f.segments.size() * kPhdrSize));
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (size_t i = 1; i < pieces.size(); i++)
+    if (pieces[i].first < pieces[i - 1].first + pieces[i - 1].second.size()) {
+      // Overlapping pieces (sections sharing their bytes): the image decides.
+      image.owned = write_elf(f);
+      image.pieces.assign(1, image.owned);
+      return image;
+    }
+
+  static const u8 kZeros[4096] = {};
+  auto zeros = [&](u64 n) {
+    for (; n > 0; n -= std::min<u64>(n, sizeof kZeros))
+      image.pieces.emplace_back(kZeros, std::min<u64>(n, sizeof kZeros));
+  };
+  image.pieces.reserve(2 * pieces.size() + 1);
+  u64 pos = 0;
+  for (const auto &[offset, bytes] : pieces) {
+    zeros(offset - pos);
+    image.pieces.push_back(bytes);
+    pos = offset + bytes.size();
+  }
+  zeros(image_size(f) - pos);
+  return image;
 }
 
 } // namespace dlink

@@ -98,7 +98,7 @@ std::span<const u8> read_file_into_arena(Arena &arena, const std::string &path) 
   std::streamoff size = in.tellg();
   if (size < 0)
     throw InputError(fmt::format("cannot read '{}'", path));
-  std::span<u8> out = arena.alloc(static_cast<size_t>(size));
+  std::span<u8> out = arena.alloc_uninitialized(static_cast<size_t>(size));
   in.seekg(0);
   if (size > 0 && !in.read(reinterpret_cast<char *>(out.data()), size))
     throw InputError(fmt::format("cannot read '{}'", path));

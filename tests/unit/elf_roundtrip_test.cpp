@@ -84,6 +84,23 @@ TEST(ElfRoundTrip, ReadWriteIsByteExact) {
   }
 }
 
+// elf_image() (the pieces the output is written from) concatenates to
+// exactly write_elf()'s bytes.
+TEST(ElfRoundTrip, ImagePiecesEqualWriteElf) {
+  auto files = all_cubins();
+  ASSERT_FALSE(files.empty());
+  for (const auto &p : files) {
+    SCOPED_TRACE(rel(p));
+    auto bytes = read_bytes(p);
+    ElfFile f = read_elf(bytes);
+    ElfImage image = elf_image(f);
+    std::vector<u8> joined;
+    for (std::span<const u8> piece : image.pieces)
+      joined.insert(joined.end(), piece.begin(), piece.end());
+    EXPECT_TRUE(joined == write_elf(f));
+  }
+}
+
 // Zero slack the tools left after each section, beyond what alignment
 // explains: walks the sections in order like assign_offsets does; sections
 // placed before the running position (merc twins sharing bytes) are skipped.
