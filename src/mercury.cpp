@@ -462,8 +462,9 @@ private:
   // (u32 section index, u32, u32 count, ceil(count/32) mask words), then one
   // item per SASS instruction of the function (count of them): mask bit 1 =
   // the item has no bytes; bit 0 = the next record, whose first byte h gives
-  // its length (low nibble n: n == 0 -> 2 bytes, h & 0x40 -> 2n bytes, else
-  // 16n bytes). nvlink writes the value of each Mercury relocation it
+  // its length (low nibble n: h & 0x40 -> 4 bytes for n = 1 or 2, else 2n
+  // (at least 2); high nibble 0 or 8 and n > 0 -> 16n bytes; else 2 bytes).
+  // nvlink writes the value of each Mercury relocation it
   // resolves (S + A, 16 or 32 bits) into the record of the SASS instruction
   // that carries the twin SASS relocation: a 2-unit record 02 22 xx 06 whose
   // u32 at +0x1c holds it (0 in the input); an instruction without bytes
@@ -490,9 +491,11 @@ private:
         return false; // items so far are kept
       u8 h = c[pos];
       size_t n = h & 0xf;
-      size_t len = (h & 0x40)                        ? 2 * std::max<size_t>(n, 1)
-                   : ((h >> 4) == 0 || (h >> 4) == 8) && n ? 16 * n
-                                                           : 2;
+      size_t len = 2;
+      if (h & 0x40)
+        len = n == 1 || n == 2 ? 4 : 2 * std::max<size_t>(n, 1);
+      else if (((h >> 4) == 0 || (h >> 4) == 8) && n)
+        len = 16 * n;
       items.push_back({pos, len});
       pos += len;
     }

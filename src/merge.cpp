@@ -983,7 +983,14 @@ private:
     // every relocation of the section has no addend.)
     auto plain = [](const ElfReloc &r) { return r.addend == 0; };
     auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
-    bool plain_after_first = !relocs.empty() && std::any_of(relocs.begin() + 1, relocs.end(), plain);
+    // (sm_100+: in the Mercury twin's relocations, which can hold more, e.g.
+    // one against .nv.reservedSmem.cap before a shared-memory reference.)
+    std::vector<ElfReloc> merc_relocs;
+    if (ctx_.arch.is_mercury())
+      if (auto twin = obj_.elf.find_section(".nv.merc" + std::string(in.name)))
+        merc_relocs = read_relocs(obj_.elf.sections[*twin]);
+    const std::vector<ElfReloc> &order = merc_relocs.empty() ? relocs : merc_relocs;
+    bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
     // (Not for a lone relocation against a bound texture reference, whose
     // slot nvlink fills in itself: texref_ptx fetch_b.)
     bool all_plain = ctx_.arch.is_mercury() && no_addend > 0 &&
