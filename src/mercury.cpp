@@ -380,7 +380,8 @@ private:
       // capsule (patch_capsules) and dropped.
       if (auto slot = sym ? ctx_.out.texture_slot.find(sym) : ctx_.out.texture_slot.end();
           slot != ctx_.out.texture_slot.end()) {
-        if (target->type != SHT_CUDA_CAPMERC_TEXT || r.type != kMercuryRelocBase + 0x03)
+        if (target->type != SHT_CUDA_CAPMERC_TEXT ||
+            (r.type != kMercuryRelocBase + 0x03 && r.type != kMercuryRelocBase + 0x04))
           ctx_.diag.fatal(fmt::format("unsupported Mercury relocation against '{}' in section '{}'",
                                       sym->name, name));
         OutputModel::CapsuleValue v;

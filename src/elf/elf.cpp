@@ -247,7 +247,7 @@ std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &rel
 // share the file offset of their SASS twin, an earlier section named without
 // the ".nv.merc" prefix or, for renamed banks (`.nv.constant.user` became
 // `.nv.constant3`, `.nv.constant.pic` `.nv.constant4`), the one constant-bank
-// section with the same size and bytes. The section header table follows at
+// section with the same size and bytes (never for the header-index banks). The section header table follows at
 // the next multiple of 8; nvlink puts the program headers right after it.
 // What this cannot reproduce: ptxas and nvlink leave unexplained zero slack
 // after `.shstrtab`/`.strtab` (36 bytes after `.shstrtab` in every sm_100+
@@ -274,6 +274,8 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
         !(m.type == SHT_CUDA_GLOBAL_INIT || is_bank(m.type)))
       return 0;
     std::string_view base = m.name.substr(kMercPrefix.size());
+    // (The Mercury header-index banks have bytes of their own.)
+    bool header_index_bank = base.starts_with(".nv.constant.entry_image_header_indices.");
     size_t by_content = 0, matches = 0;
     for (size_t j = 1; j < i; j++) {
       const ElfSection &t = file.sections[j];
@@ -283,7 +285,8 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
         return j;
       bool same_bytes = t.data.size() == m.data.size() &&
                         (t.data.empty() || std::memcmp(t.data.data(), m.data.data(), t.data.size()) == 0);
-      if (is_bank(m.type) && (is_bank(t.type) || t.type == SHT_PROGBITS) && same_bytes) {
+      if (is_bank(m.type) && (is_bank(t.type) || t.type == SHT_PROGBITS) && same_bytes &&
+          !header_index_bank) {
         by_content = j;
         matches++;
       }
