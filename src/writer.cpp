@@ -528,9 +528,12 @@ void write_output(Context &ctx) {
     // A capsule starts with the section index of its SASS .text twin.
     if (sec->type == SHT_CUDA_CAPMERC_TEXT && sec->twin && sec->data.size() >= 4)
       write_le<u32>(sec->data.data(), sec->twin->index);
-    // sm_110: the reserved shared-memory descriptor (at 0x40 in the Mercury
-    // copy) records, at +0x20, where the names of the sections created
-    // after the merge start in .shstrtab (measured on every sm_110 golden).
+    // sm_110: the Mercury copy's 0x80 bytes are nvlink's uninitialised
+    // memory, a stale copy of the output's first two section headers (null,
+    // .shstrtab at 0x40 with the size it had before the sections created
+    // after the merge were named). It sits at 0x00 on every sm_110 golden but
+    // ocg_banks_order (0x20) and is all zeros for some probes; the placement
+    // follows nvlink's allocator (docs/notes/refinalization.md).
     if (sec->merc && sec->type == SHT_CUDA_SHARED_RESERVED && sec->data.size() >= 0x68) {
       const OutputSection *first_late = nullptr;
       for (const OutputSection *s : out.sections)
