@@ -97,7 +97,7 @@ void place_reserved_shared_variables(OutputSection *sec) {
 
 // Every kernel, by its .nv.shared.<k> section, with the functions it reaches.
 std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels_by_shared_section(Context &ctx) {
-  CalleeMap callees = direct_callees(ctx);
+  CalleeMap callees = callees_with_indirect(ctx);
   std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels;
   for (OutputSection *shared : ctx.out.sections) {
     if (shared->kind != SectionKind::Shared)

@@ -939,21 +939,24 @@ private:
 
   // Shared variables and bound texture references a removed function refers to.
   void note_dead_code_references(const ElfSection &in) {
-    // Texture uses count from unreachable functions only, not from weak
-    // copies that lost to another input's.
+    // They count from unreachable functions only, and not from weak ones
+    // (whose copies compete across inputs).
     bool unreachable = false;
     if (in.info < obj_.elf.sections.size()) {
       const ElfSection &target = in_section(in.info);
       if (classify_section(target.name, target.type) == SectionKind::Text)
         if (auto k = defined_function(target.name.substr(6)))
-          unreachable = !is_live_function(ctx_, obj_, *k);
+          unreachable = !is_live_function(ctx_, obj_, *k) &&
+                        obj_.symbols[*k].bind() != STB_WEAK;
     }
+    if (!unreachable)
+      return;
     for (const ElfReloc &r : read_relocs(in)) {
       if (!r.sym || r.sym >= obj_.symbols.size())
         continue;
       if (OutputSymbol *sym = mapped_symbol(r.sym); sym && sym->namespace_shared)
         sym->referenced_by_dead_code = true;
-      if (unreachable && references_bound_texture(r)) {
+      if (references_bound_texture(r)) {
         ctx_.out.dead_code_uses_references = true;
         if (obj_.symbols[r.sym].type() != STT_CUDA_TEXTURE)
           ctx_.out.dead_code_uses_sampler_references = true;

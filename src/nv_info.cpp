@@ -74,6 +74,11 @@ void build_nv_info(Context &ctx) {
   for (auto &[caller, callee] : ctx.out.call_edges)
     if (caller && callee)
       callees[caller].push_back(callee);
+  // The stack also follows indirect calls, to every address-taken function
+  // of the call site's prototype.
+  Edges stack_edges;
+  for (auto &[caller, callee] : callees_with_indirect(ctx))
+    stack_edges[caller].push_back(callee);
 
   struct Walk {
     u32 stack = 0;
@@ -114,6 +119,33 @@ void build_nv_info(Context &ctx) {
     return summary[f] = s;
   };
 
+  // The stack also covers the address-taken functions an indirect call may
+  // reach (register counts do not: virtual_funcs). nullopt when there are no
+  // indirect calls or they close a cycle (left to the direct-call walk).
+  std::unordered_map<const OutputSymbol *, u32> deep_stack;
+  std::function<std::optional<u32>(const OutputSymbol *, std::set<const OutputSymbol *> &)> deepest_stack =
+      [&](const OutputSymbol *f, std::set<const OutputSymbol *> &path) -> std::optional<u32> {
+    if (auto d = deep_stack.find(f); d != deep_stack.end())
+      return d->second;
+    if (!path.insert(f).second)
+      return std::nullopt;
+    u32 below = 0;
+    for (const OutputSymbol *callee : edges_from(stack_edges, f)) {
+      std::optional<u32> c = deepest_stack(callee, path);
+      if (!c)
+        return std::nullopt;
+      below = std::max(below, *c);
+    }
+    path.erase(f);
+    return deep_stack[f] = frame[f] + below;
+  };
+  auto stack_through_indirect_calls = [&](const OutputSymbol *root) -> std::optional<u32> {
+    if (ctx.out.indirect_calls.empty())
+      return std::nullopt;
+    std::set<const OutputSymbol *> path;
+    return deepest_stack(root, path);
+  };
+
   // Depth-first walk from `root`; recursion makes the stack size unknown.
   // (Each kernel is walked once, for its registers and its stack.)
   std::unordered_map<const OutputSymbol *, Walk> walked;
@@ -142,6 +174,9 @@ void build_nv_info(Context &ctx) {
       return frame[f] + deepest;
     };
     w.stack = visit(root);
+    if (w.cycles == 0)
+      if (std::optional<u32> deeper = stack_through_indirect_calls(root))
+        w.stack = *deeper;
     return walked[root] = w;
   };
 

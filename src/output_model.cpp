@@ -264,6 +264,16 @@ CalleeMap direct_callees(const Context &ctx) {
   return callees;
 }
 
+CalleeMap callees_with_indirect(const Context &ctx) {
+  CalleeMap callees = direct_callees(ctx);
+  for (const auto &[caller, proto] : ctx.out.indirect_calls)
+    if (caller)
+      for (const auto &[target, target_proto] : ctx.out.address_taken)
+        if (target && target_proto == proto)
+          callees.emplace(caller, target);
+  return callees;
+}
+
 std::set<const OutputSymbol *> reached_from(const OutputSymbol *root, const CalleeMap &callees) {
   std::set<const OutputSymbol *> reached{root};
   std::vector<const OutputSymbol *> work{root};

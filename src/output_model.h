@@ -65,6 +65,9 @@ using CalleeMap = std::multimap<const OutputSymbol *, const OutputSymbol *>;
 
 // The merged call graph's direct call edges.
 CalleeMap direct_callees(const Context &ctx);
+// The direct calls plus, for each indirect call site, every address-taken
+// function of the site's prototype (as -dump-callgraph shows them).
+CalleeMap callees_with_indirect(const Context &ctx);
 
 // `root` and every function it reaches over `callees`.
 std::set<const OutputSymbol *> reached_from(const OutputSymbol *root, const CalleeMap &callees);
