@@ -117,6 +117,8 @@ int run_link(Context &ctx) {
 
   layout_memory(ctx);        // shared/constant/global offsets fixed
   allocate_texture_slots(ctx); // .texref/.samplerref/.surfref header slots
+  if (ctx.arch.is_mercury())
+    merge_function_banks(ctx); // sm_100+: optimizer constant banks (after the slots)
   apply_relocations(ctx);    // link-time relocations applied, the rest kept
   std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
   build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed

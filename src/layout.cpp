@@ -303,8 +303,16 @@ void merge_function_banks(Context &ctx) {
     return std::any_of(reached.begin(), reached.end(),
                        [&](const OutputSymbol *f) { return f->name == bank->bank_function; });
   };
-  auto bank_prefix = [](const OutputSection *bank) {
+  // sm_100+: the kernels' banks are created under their Mercury name,
+  // ".nv.constant.optimizer.<k>", each with an empty RELA section, and take
+  // their ".nv.constant2.<k>" names in finish_sections (§16).
+  const bool mercury = ctx.arch.is_mercury();
+  auto final_prefix = [](const OutputSection *bank) {
     return std::string(bank->name.substr(0, bank->name.find('.', 12)));
+  };
+  auto bank_prefix = [&](const OutputSection *bank) {
+    std::string prefix = final_prefix(bank);
+    return mercury && prefix == ".nv.constant2" ? std::string(".nv.constant.optimizer") : prefix;
   };
   std::vector<std::vector<OutputSection *>> groups;
   std::map<std::pair<std::string_view, const InputObject *>, size_t> group_of;
@@ -321,14 +329,36 @@ void merge_function_banks(Context &ctx) {
   std::vector<OutputSymbol *> newest_first = kernels;
   std::stable_sort(newest_first.begin(), newest_first.end(),
                    [](const OutputSymbol *a, const OutputSymbol *b) { return a->create_seq > b->create_seq; });
-  for (const auto &group : groups)
+  for (const auto &group : groups) {
     for (OutputSymbol *k : newest_first) {
       std::string name = bank_prefix(group.front()) + "." + std::string(k->name);
       if (!find_section(ctx, name) && reaches(k, group.front())) {
         create_callgraph_sections(ctx); // (nvlink has made them by now)
-        create_section(ctx, name, group.front()->type, group.front()->flags, group.front()->align);
+        OutputSection *bank =
+            create_section(ctx, name, group.front()->type, group.front()->flags, group.front()->align);
+        if (mercury) // (created after layout_memory set the banks' type)
+          bank->type = SHT_PROGBITS;
+        if (mercury && name.starts_with(".nv.constant.optimizer."))
+          ctx.out.optimizer_banks.push_back(
+              {k, bank, ctx.arena.save(final_prefix(group.front()) + "." + std::string(k->name))});
       }
     }
+    // sm_100+: then the RELA sections of the kernels the group reaches
+    // that have none yet, in the same order.
+    if (!mercury)
+      continue;
+    for (OutputSymbol *k : newest_first) {
+      std::string name = bank_prefix(group.front()) + "." + std::string(k->name);
+      OutputSection *bank = find_section(ctx, name);
+      if (!bank || !name.starts_with(".nv.constant.optimizer.") || find_section(ctx, ".rela" + name) ||
+          !reaches(k, group.front()))
+        continue;
+      OutputSection *rel = create_section(ctx, ".rela" + name, SHT_RELA, SHF_INFO_LINK, 8, kRelaSize);
+      rel->rela = true;
+      rel->target = bank;
+      ctx.out.optimizer_relas.push_back(rel);
+    }
+  }
   for (const auto &group : groups) {
     std::string prefix = bank_prefix(group.front());
     std::vector<OutputSection *> targets;
@@ -340,6 +370,7 @@ void merge_function_banks(Context &ctx) {
       for (OutputSection *sec : targets)
         offset = std::max(offset, align_to(sec->size, bank->align));
       bank->base = offset;
+      ctx.out.placed_function_banks.emplace_back(bank, targets);
       if (bank->lost_copy)
         ctx.out.null_symbol_value = offset;
       for (OutputSection *sec : targets) {
@@ -362,7 +393,8 @@ u64 max_static_shared(const Arch &arch) {
 }
 
 void layout_memory(Context &ctx) {
-  merge_function_banks(ctx);
+  if (!ctx.arch.is_mercury())
+    merge_function_banks(ctx);
   layout_shared(ctx);
   layout_dynamic_shared(ctx);
   std::vector<OutputSection *> all = ctx.out.sections;

@@ -14,6 +14,11 @@ u64 reserved_shared_bytes(const Context &ctx);
 // shared and uninitialised globals NOBITS) and drops empty sections.
 void layout_memory(Context &ctx);
 
+// Device functions' own constant banks copied into the kernels' banks (part
+// of layout_memory on sm_75-90; on sm_100+ called after the texture header
+// slots, whose banks nvlink creates first).
+void merge_function_banks(Context &ctx);
+
 // Value of a symbol as a link-time offset in its memory window (shared
 // variables include the reserved prefix).
 u64 symbol_offset(const Context &ctx, const OutputSymbol &sym);

@@ -258,6 +258,21 @@ struct OutputModel {
     std::string_view final_name; // ".nv.constant0.<k>"
   };
   std::vector<HeaderIndexBank> header_index_banks;
+  // sm_100+ optimizer constants (ptxas const_opt values of device
+  // functions, e.g. switch jump tables): a kernel's bank is created at layout
+  // as ".nv.constant.optimizer.<k>" with an empty RELA section, both renamed
+  // in finish_sections to ".nv.constant2.<k>" / ".rela.nv.constant2.<k>"
+  // (docs/notes/semantics-findings.md §16). Banks and relas in creation order.
+  struct OptimizerBank {
+    OutputSymbol *kernel = nullptr;
+    OutputSection *bank = nullptr;
+    std::string_view final_name; // ".nv.constant2.<k>"
+  };
+  std::vector<OptimizerBank> optimizer_banks;
+  std::vector<OutputSection *> optimizer_relas;
+  // Device functions' own banks (detached, any arch) in the order layout
+  // placed them, each with the kernel banks it was copied into.
+  std::vector<std::pair<OutputSection *, std::vector<OutputSection *>>> placed_function_banks;
   // Each reference's slot offset in every kernel bank, and where the slots
   // start (the Mercury copies hold only the slots: offset - base).
   std::unordered_map<const OutputSymbol *, u64> texture_slot;

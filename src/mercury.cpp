@@ -51,13 +51,16 @@ public:
     build_debug_frame();
     build_module_info();
     build_function_info();
+    prepare_optimizer_banks();
+    rewrite_dropped_copy_tables();
+    prepare_header_index_banks();
     build_relocations();
-    build_header_index_banks();
     patch_capsules();
     // Created in this order (measured with textures, __constant__ data,
     // initialised globals and sm_110's reserved shared memory together).
     build_data_twins(DataTwinGroup::UserConstants);
     add_header_index_banks();
+    add_optimizer_banks();
     build_data_twins(DataTwinGroup::Others);
     ctx_.out.merc_symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, kMercFlag, 8, kSymSize);
   }
@@ -308,12 +311,29 @@ private:
     // Twins of the SASS relocation sections, in their order; a twin exists
     // only if some of its relocations survive.
     std::vector<std::string> names;
+    std::vector<OutputSection *> optimizer_targets;
     for (OutputSection *rel : ctx_.out.sections)
       if (rel->kind == SectionKind::Reloc && !rel->merc && rel->rela && rel->target &&
-          !rel->removed)
+          !rel->removed) {
         names.push_back(".nv.merc.rela" + std::string(rel->target->name));
+        optimizer_targets.push_back(rel->target->renamed_from.starts_with(".nv.constant.optimizer.") ||
+                                            rel->target->renamed_from.starts_with(
+                                                ".nv.constant.entry_image_header_indices.")
+                                        ? rel->target
+                                        : nullptr);
+      }
 
-    for (const std::string &name : names) {
+    // (The twins of the banks' relocation sections, optimizer constants and
+    // header-index slots, are made in the same order.)
+    for (size_t n = 0; n < names.size(); n++) {
+      const std::string &name = names[n];
+      if (OutputSection *bank = optimizer_targets[n]) {
+        if (bank->renamed_from.starts_with(".nv.constant.optimizer."))
+          build_optimizer_relocations(bank);
+        else
+          build_header_index_relocations(bank);
+        continue;
+      }
       std::string_view target_sass = std::string_view(name).substr(13); // ".text.f"...
       std::string target_name = target_sass.starts_with(".text.")
                                     ? ".nv.capmerc" + std::string(target_sass)
@@ -413,9 +433,10 @@ private:
   }
 
   // The Mercury side of the kernels' header-index slots: per kernel a
-  // relocation section, then per kernel the slots alone (zeros), named after
-  // the bank's creation name; the bank's section symbol shows them.
-  void build_header_index_banks() {
+  // relocation section (build_relocations, in SASS order), then per kernel the
+  // slots alone (zeros), named after the bank's creation name; the bank's
+  // section symbol shows them.
+  void prepare_header_index_banks() {
     std::vector<OutputSection *> &banks = header_index_banks_;
     for (const auto &hb : ctx_.out.header_index_banks) {
       std::string name = ".nv.merc" + std::string(hb.bank->renamed_from);
@@ -429,6 +450,14 @@ private:
       bank->size = size;
       hb.bank->symbol->merc.section = bank;
       banks.push_back(bank);
+    }
+  }
+
+  void build_header_index_relocations(OutputSection *sass_bank) {
+    for (const auto &hb : ctx_.out.header_index_banks) {
+      if (hb.bank != sass_bank)
+        continue;
+      OutputSection *bank = sass_bank->symbol->merc.section;
       OutputSection *rel = create_merc(".nv.merc.rela" + std::string(hb.bank->renamed_from),
                                        SHT_CUDA_MERC_RELA, kMercFlag | SHF_INFO_LINK, 8, kRelaSize);
       rel->kind = SectionKind::Reloc;
@@ -442,6 +471,194 @@ private:
                                                    : kMercuryRelocBase + 0x0d;
         rel->relocs.push_back(m);
       }
+    }
+  }
+
+  // The Mercury side of the kernels' optimizer constant banks (§16): per
+  // kernel a relocation section (made by build_relocations in the order of
+  // the SASS relocation sections), then per kernel the bank, zeros of the
+  // SASS bank's size (added after the header-index banks). The relocations
+  // are the jump-table entries: the kernel's own, then function by function
+  // in bank layout order at the function's base (build_optimizer_relocations).
+  void prepare_optimizer_banks() {
+    for (const auto &ob : ctx_.out.optimizer_banks) {
+      std::string_view merc_name = ob.bank->renamed_from; // ".nv.constant.optimizer.<k>"
+      OutputSection *bank = new_section(ctx_, ".nv.merc" + std::string(merc_name), 0x70000084,
+                                        kMercFlag | SHF_ALLOC | SHF_INFO_LINK, ob.bank->align);
+      bank->merc = true;
+      bank->kind = SectionKind::Mercury;
+      bank->func = ob.kernel ? ob.kernel : kernel_named(ob.final_name.substr(14));
+      bank->data.assign(ob.bank->size, 0);
+      bank->size = ob.bank->size;
+      bank->twin = ob.bank;
+      ob.bank->symbol->merc.section = bank;
+      optimizer_banks_.push_back(bank);
+    }
+  }
+
+  // A dropped weak copy's jump tables in the kernels' banks: each entry
+  // takes the SASS value the kept copy has for the same Mercury target, 0
+  // when the kept copy has no such target (probes: identical copies keep
+  // their values; a copy with other code gets zeros).
+  void rewrite_dropped_copy_tables() {
+    const auto &placed = ctx_.out.placed_function_banks;
+    for (const auto &[lost, targets] : placed) {
+      if (!lost->lost_copy)
+        continue;
+      const OutputSection *kept = nullptr;
+      for (const auto &[other, t] : placed)
+        if (!other->lost_copy && other->name == lost->name && !other->bank_local && !lost->bank_local)
+          kept = other;
+      if (!kept)
+        continue;
+      std::map<i64, u32> value_of; // the kept copy: Mercury target -> SASS entry
+      for (const ElfReloc &r : table_relocs(*kept))
+        if (r.offset + 4 <= kept->data.size())
+          value_of.emplace(r.addend, read_le<u32>(kept->data.data() + r.offset));
+      for (const ElfReloc &r : table_relocs(*lost)) {
+        if (r.offset + 4 > lost->data.size())
+          continue;
+        auto it = value_of.find(r.addend);
+        u32 v = it == value_of.end() ? 0 : it->second;
+        for (OutputSection *bank : targets)
+          if (lost->base + r.offset + 4 <= bank->data.size())
+            write_le<u32>(bank->data.data() + lost->base + r.offset, v);
+      }
+    }
+  }
+
+  std::vector<ElfReloc> table_relocs(const OutputSection &fbank) {
+    const InputObject *obj = fbank.bank_input;
+    if (!obj)
+      return {};
+    auto idx = obj->elf.find_section(".nv.merc.rela.nv.constant.optimizer." + std::string(fbank.bank_function));
+    return idx ? read_relocs(obj->elf.sections[*idx]) : std::vector<ElfReloc>{};
+  }
+
+  OutputSymbol *kernel_named(std::string_view name) {
+    if (OutputSymbol *sym = find_global(ctx_, name))
+      return sym;
+    for (OutputSymbol *sym : ctx_.out.locals)
+      if (sym->name == name && sym->type == STT_FUNC && !sym->is_section_symbol)
+        return sym;
+    return nullptr;
+  }
+
+  // The relocations of a kernel's Mercury bank: the kernel's own jump tables
+  // (a bank merged from its input), then the functions' in bank layout order.
+  void build_optimizer_relocations(OutputSection *sass_bank) {
+    OutputSection *bank = sass_bank->symbol->merc.section;
+    if (!bank)
+      return;
+    OutputSection scratch;
+    if (OutputSymbol *k = bank->func; k && k->defined_in)
+      if (InputMercury *in = input_of(k->defined_in))
+        add_jump_table_relocs(*in, k->name, 0, scratch, true); // (ascending: probe q1)
+    // A function's copies (one per input that defines it) go last copy
+    // first; a dropped weak copy's entries in plain ascending offset order
+    // (probes with two and three copies of a weak template).
+    const auto &placed = ctx_.out.placed_function_banks;
+    auto same_group = [](const OutputSection *a, const OutputSection *b) {
+      return a->name == b->name && a->bank_local == b->bank_local &&
+             (!a->bank_local || a->bank_input == b->bank_input);
+    };
+    for (size_t g = 0; g < placed.size();) {
+      size_t end = g + 1;
+      while (end < placed.size() && same_group(placed[end].first, placed[g].first))
+        end++;
+      for (size_t i = end; i-- > g;) {
+        const auto &[fbank, targets] = placed[i];
+        if (std::find(targets.begin(), targets.end(), sass_bank) == targets.end())
+          continue;
+        InputMercury *in = input_of(fbank->bank_input);
+        if (!in)
+          ctx_.diag.fatal(fmt::format("no input for the constant bank '{}'", fbank->name));
+        add_jump_table_relocs(*in, fbank->bank_function, fbank->base, scratch, fbank->lost_copy);
+      }
+      g = end;
+    }
+    if (scratch.relocs.empty())
+      return;
+    OutputSection *rel = create_merc(".nv.merc.rela" + std::string(sass_bank->renamed_from),
+                                     SHT_CUDA_MERC_RELA, kMercFlag | SHF_INFO_LINK, 8, kRelaSize);
+    rel->kind = SectionKind::Reloc;
+    rel->rela = true;
+    rel->target = bank;
+    rel->relocs = std::move(scratch.relocs);
+  }
+
+  void add_jump_table_relocs(InputMercury &input, std::string_view function, u64 base,
+                             OutputSection &rel, bool ascending = false) {
+    InputMercury *in = &input;
+    std::string fn(function);
+    const InputObject &obj = *in->obj;
+    auto idx = obj.elf.find_section(".nv.merc.rela.nv.constant.optimizer." + fn);
+    if (!idx)
+      return;
+    std::vector<ElfReloc> relocs = read_relocs(obj.elf.sections[*idx]);
+    // The jump tables (their targets) of the function's Mercury records.
+    std::vector<std::vector<u32>> tables;
+    if (const ElfSection *info = input_section(obj, ".nv.merc.nv.info." + fn))
+      for (const EiRecord &r : parse_eiattrs(info->data)) {
+        if (r.attr != EIATTR_INDIRECT_BRANCH_TARGETS)
+          continue;
+        size_t n = r.payload.size() / 4;
+        for (size_t i = 0; i + 3 <= n;) {
+          u32 count = r.payload_u32(i + 2);
+          std::vector<u32> targets;
+          for (size_t j = 0; j < count && i + 3 + j < n; j++)
+            targets.push_back(r.payload_u32(i + 3 + j));
+          tables.push_back(std::move(targets));
+          i += 3 + count;
+        }
+      }
+    // The tables lie one after the other in the bank, in record order (4
+    // bytes a target); each relocation is checked against its entry.
+    std::vector<int> table_of(relocs.size(), -1);
+    for (size_t k = 0; k < relocs.size(); k++) {
+      u64 start = 0;
+      for (size_t t = 0; t < tables.size(); t++) {
+        u64 end = start + 4 * tables[t].size();
+        if (relocs[k].offset >= start && relocs[k].offset < end && (relocs[k].offset - start) % 4 == 0 &&
+            relocs[k].addend == static_cast<i64>(tables[t][(relocs[k].offset - start) / 4])) {
+          table_of[k] = static_cast<int>(t);
+          break;
+        }
+        start = end;
+      }
+      if (table_of[k] < 0)
+        ctx_.diag.fatal(fmt::format("optimizer constant of '{}': dlink cannot place a relocation "
+                                    "that is not a jump-table entry",
+                                    fn));
+    }
+    std::vector<size_t> order(relocs.size());
+    for (size_t k = 0; k < order.size(); k++)
+      order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (table_of[a] != table_of[b] && !ascending)
+        return table_of[a] > table_of[b];
+      return relocs[a].offset < relocs[b].offset;
+    });
+    for (size_t k : order) {
+      const ElfReloc &r = relocs[k];
+      OutputReloc o;
+      o.offset = r.offset + base;
+      o.sym = r.sym < in->sym_map.size() ? in->sym_map[r.sym] : nullptr;
+      o.type = r.type;
+      o.addend = r.addend;
+      if (!o.sym)
+        ctx_.diag.fatal(fmt::format("optimizer constant of '{}': unknown symbol", fn));
+      rel.relocs.push_back(o);
+    }
+  }
+
+  void add_optimizer_banks() {
+    for (OutputSection *bank : optimizer_banks_) {
+      bank->create_seq = ctx_.out.next_seq++;
+      bank->late = true;
+      ctx_.out.sections.push_back(bank);
+      ctx_.out.section_by_name.emplace(bank->name, bank);
+      ctx_.out.shstrtab_names.push_back({bank->name, 0, bank});
     }
   }
 
@@ -649,6 +866,7 @@ private:
   Context &ctx_;
   std::vector<InputMercury> inputs_;
   std::vector<OutputSection *> header_index_banks_; // Mercury copies, made before they are added
+  std::vector<OutputSection *> optimizer_banks_;    // (the same for optimizer constant banks)
 };
 
 } // namespace

@@ -164,6 +164,9 @@ private:
     } else if (!out) {
       out = create_section(ctx_, name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
                            in.entsize);
+      if (name.starts_with(".nv.constant.optimizer."))
+        ctx_.out.optimizer_banks.push_back(
+            {nullptr, out, ctx_.arena.save(".nv.constant2." + std::string(name.substr(23)))});
     }
     append_data(out, i);
     if (out->kind == SectionKind::Text)
@@ -181,6 +184,10 @@ private:
   std::string_view output_name(std::string_view name) const {
     if (ctx_.arch.is_mercury() && name == ".nv.constant3")
       return ".nv.constant.user";
+    // A kernel's own optimizer constants (§16): ".nv.constant.optimizer.<k>"
+    // until finish_sections.
+    if (ctx_.arch.is_mercury() && name.starts_with(".nv.constant2."))
+      return ctx_.arena.save(".nv.constant.optimizer." + std::string(name.substr(14)));
     return name;
   }
 
@@ -715,7 +722,8 @@ private:
     // (Per-function constant banks: ".nv.constant<N>.<f>"; not sm_100+'s
     // ".nv.constant.user", whose local variables are output symbols.)
     bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
-                             names_per_function_bank(sec->name);
+                             (names_per_function_bank(sec->name) ||
+                              sec->name.starts_with(".nv.constant.optimizer."));
     bool internal =
         s.name.empty() || !sec || sec->kind == SectionKind::Shared || per_function_bank;
     OutputSymbol *out = nullptr;
@@ -964,6 +972,14 @@ private:
     }
   }
 
+  bool references_constant_variable(const ElfReloc &r) const {
+    if (!r.sym || r.sym >= obj_.symbols.size())
+      return false;
+    const ElfSymbol &s = obj_.symbols[r.sym];
+    return s.type() != STT_SECTION && s.shndx != SHN_UNDEF && s.shndx < obj_.elf.sections.size() &&
+           obj_.elf.sections[s.shndx].name.starts_with(".nv.constant");
+  }
+
   bool references_bound_texture(const ElfReloc &r) const {
     return r.sym && r.sym < obj_.symbols.size() && is_bound_texture_type(obj_.symbols[r.sym].type());
   }
@@ -976,8 +992,20 @@ private:
       target = map_section(in.info);
     if (!target)
       ctx_.diag.fatal("section not mapped");
+    // sm_100+: a device function's own bank comes with an empty
+    // ".rela.nv.constant2.<f>" that nvlink drops (§16); its bytes are copied
+    // into the kernels' banks.
+    if (target->detached) {
+      if (!read_relocs(in).empty())
+        ctx_.diag.fatal(fmt::format("unsupported: relocations in '{}'", in.name));
+      return;
+    }
     bool rela = in.type == SHT_RELA;
     OutputSection *out = reloc_section_for(ctx_, target, rela);
+    if (target->name.starts_with(".nv.constant.optimizer.") && rela &&
+        std::find(ctx_.out.optimizer_relas.begin(), ctx_.out.optimizer_relas.end(), out) ==
+            ctx_.out.optimizer_relas.end())
+      ctx_.out.optimizer_relas.push_back(out);
     std::vector<ElfReloc> relocs = read_relocs(in);
     // nvlink also creates the REL twin of a RELA section when a relocation
     // without addend follows the section's first relocation (measured over
@@ -995,10 +1023,13 @@ private:
     const std::vector<ElfReloc> &order = merc_relocs.empty() ? relocs : merc_relocs;
     bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
     // (Not for a lone relocation against a bound texture reference, whose
-    // slot nvlink fills in itself: texref_ptx fetch_b.)
+    // slot nvlink fills in itself: texref_ptx fetch_b; nor for a lone one
+    // against a __constant__ variable, also resolved into the capsule. A
+    // lone one against a shared variable does get the twin.)
+    bool lone_resolved = relocs.size() == 1 && (references_bound_texture(relocs.front()) ||
+                                                references_constant_variable(relocs.front()));
     bool all_plain = ctx_.arch.is_mercury() && no_addend > 0 &&
-                     static_cast<size_t>(no_addend) == relocs.size() &&
-                     !(relocs.size() == 1 && references_bound_texture(relocs.front()));
+                     static_cast<size_t>(no_addend) == relocs.size() && !lone_resolved;
     if (rela && (plain_after_first || all_plain))
       reloc_section_for(ctx_, target, false);
     for (const ElfReloc &r : relocs) {

@@ -90,6 +90,8 @@ u32 constant_bank(const OutputSection *sec) {
   // sm_100+ names bank 3 ".nv.constant.user" until the link is done.
   if (sec->name == ".nv.constant.user")
     return 3;
+  if (sec->name.starts_with(".nv.constant.optimizer."))
+    return 2;
   return static_cast<u32>(std::strtoul(std::string(sec->name.substr(12)).c_str(), nullptr, 10));
 }
 

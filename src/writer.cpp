@@ -374,6 +374,12 @@ void finish_sections(Context &ctx) {
     rename_section(ctx, hb.bank, hb.final_name);
     rename_section(ctx, hb.rela, ".rela" + std::string(hb.final_name), false);
   }
+  // Optimizer constant banks (sm_100+, §16): the banks, then their RELA
+  // sections (whose new names get no .strtab string).
+  for (const auto &ob : out.optimizer_banks)
+    rename_section(ctx, ob.bank, ob.final_name);
+  for (OutputSection *rel : out.optimizer_relas)
+    rename_section(ctx, rel, ".rela" + std::string(rel->target->name), false);
   // The kernels' parameter banks (sm_100+) are created in the order of the
   // kernels' code sections.
   auto code_seq = [&](const OutputSection *bank) {
@@ -399,6 +405,10 @@ void write_output(Context &ctx) {
       OutputSection *twin = sec->rela && !sec->merc && sec->target
                                 ? find_section(ctx, ".nv.merc.rela" + std::string(sec->target->name))
                                 : nullptr;
+      // (An optimizer bank's twin has the bank's Mercury name.)
+      if ((!twin || twin->relocs.empty()) && sec->rela && !sec->merc && sec->target &&
+          sec->target->renamed_from.starts_with(".nv.constant.optimizer."))
+        twin = find_section(ctx, ".nv.merc.rela" + std::string(sec->target->renamed_from));
       if (!twin || twin->relocs.empty())
         sec->removed = true;
     }
@@ -705,6 +715,7 @@ void write_output(Context &ctx) {
     syms.push_back(e);
   }
   std::vector<ElfSymbol> merc_syms(1);
+  merc_syms[0].value = out.null_symbol_value; // (as in .symtab: probes q2/q3, sm_100)
   for (OutputSymbol *sym : merc_symbols) {
     ElfSymbol e;
     const OutputSection *sec = sym->section;
