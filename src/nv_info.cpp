@@ -97,7 +97,7 @@ void build_nv_info(Context &ctx) {
     if (!fresh)
       return m->second != Mark::Acyclic;
     bool cyclic = false;
-    for (const OutputSymbol *callee : edges_from(callees, f))
+    for (const OutputSymbol *callee : edges_from(stack_edges, f))
       cyclic |= reaches_cycle(callee);
     mark[f] = cyclic ? Mark::Cyclic : Mark::Acyclic;
     return cyclic;
@@ -110,40 +110,13 @@ void build_nv_info(Context &ctx) {
     if (auto s = summary.find(f); s != summary.end())
       return s->second;
     Summary s{0, regs[f]};
-    for (const OutputSymbol *callee : edges_from(callees, f)) {
+    for (const OutputSymbol *callee : edges_from(stack_edges, f)) {
       Summary c = summarize(callee);
       s.stack = std::max(s.stack, c.stack);
       s.regs = std::max(s.regs, c.regs);
     }
     s.stack += frame[f];
     return summary[f] = s;
-  };
-
-  // The stack also covers the address-taken functions an indirect call may
-  // reach (register counts do not: virtual_funcs). nullopt when there are no
-  // indirect calls or they close a cycle (left to the direct-call walk).
-  std::unordered_map<const OutputSymbol *, u32> deep_stack;
-  std::function<std::optional<u32>(const OutputSymbol *, std::set<const OutputSymbol *> &)> deepest_stack =
-      [&](const OutputSymbol *f, std::set<const OutputSymbol *> &path) -> std::optional<u32> {
-    if (auto d = deep_stack.find(f); d != deep_stack.end())
-      return d->second;
-    if (!path.insert(f).second)
-      return std::nullopt;
-    u32 below = 0;
-    for (const OutputSymbol *callee : edges_from(stack_edges, f)) {
-      std::optional<u32> c = deepest_stack(callee, path);
-      if (!c)
-        return std::nullopt;
-      below = std::max(below, *c);
-    }
-    path.erase(f);
-    return deep_stack[f] = frame[f] + below;
-  };
-  auto stack_through_indirect_calls = [&](const OutputSymbol *root) -> std::optional<u32> {
-    if (ctx.out.indirect_calls.empty())
-      return std::nullopt;
-    std::set<const OutputSymbol *> path;
-    return deepest_stack(root, path);
   };
 
   // Depth-first walk from `root`; recursion makes the stack size unknown.
@@ -163,7 +136,7 @@ void build_nv_info(Context &ctx) {
       on_path.insert(f);
       w.regs = std::max(w.regs, regs[f]);
       u32 deepest = 0;
-      for (const OutputSymbol *callee : edges_from(callees, f)) {
+      for (const OutputSymbol *callee : edges_from(stack_edges, f)) {
         if (on_path.count(callee)) {
           w.cycles++;
           continue;
@@ -174,9 +147,6 @@ void build_nv_info(Context &ctx) {
       return frame[f] + deepest;
     };
     w.stack = visit(root);
-    if (w.cycles == 0)
-      if (std::optional<u32> deeper = stack_through_indirect_calls(root))
-        w.stack = *deeper;
     return walked[root] = w;
   };
 
@@ -210,7 +180,7 @@ void build_nv_info(Context &ctx) {
     // One warning per call from the kernel into a subgraph that holds a
     // call cycle (measured on 103 random call graphs).
     int warnings = 0;
-    for (const OutputSymbol *callee : edges_from(callees, sym))
+    for (const OutputSymbol *callee : edges_from(stack_edges, sym))
       warnings += reaches_cycle(callee) ? 1 : 0;
     for (int i = 0; i < warnings; i++)
       if (!ctx.opts.suppress_stack_size_warning) // (-w does not silence it)
