@@ -76,9 +76,9 @@ void build_nv_info(Context &ctx) {
       callees[caller].push_back(callee);
   // The stack also follows indirect calls, to every address-taken function
   // of the call site's prototype.
-  Edges stack_edges;
+  Edges call_edges_with_indirect;
   for (auto &[caller, callee] : callees_with_indirect(ctx))
-    stack_edges[caller].push_back(callee);
+    call_edges_with_indirect[caller].push_back(callee);
 
   struct Walk {
     u32 stack = 0;
@@ -97,7 +97,7 @@ void build_nv_info(Context &ctx) {
     if (!fresh)
       return m->second != Mark::Acyclic;
     bool cyclic = false;
-    for (const OutputSymbol *callee : edges_from(stack_edges, f))
+    for (const OutputSymbol *callee : edges_from(call_edges_with_indirect, f))
       cyclic |= reaches_cycle(callee);
     mark[f] = cyclic ? Mark::Cyclic : Mark::Acyclic;
     return cyclic;
@@ -110,7 +110,7 @@ void build_nv_info(Context &ctx) {
     if (auto s = summary.find(f); s != summary.end())
       return s->second;
     Summary s{0, regs[f]};
-    for (const OutputSymbol *callee : edges_from(stack_edges, f)) {
+    for (const OutputSymbol *callee : edges_from(call_edges_with_indirect, f)) {
       Summary c = summarize(callee);
       s.stack = std::max(s.stack, c.stack);
       s.regs = std::max(s.regs, c.regs);
@@ -136,7 +136,7 @@ void build_nv_info(Context &ctx) {
       on_path.insert(f);
       w.regs = std::max(w.regs, regs[f]);
       u32 deepest = 0;
-      for (const OutputSymbol *callee : edges_from(stack_edges, f)) {
+      for (const OutputSymbol *callee : edges_from(call_edges_with_indirect, f)) {
         if (on_path.count(callee)) {
           w.cycles++;
           continue;
@@ -180,7 +180,7 @@ void build_nv_info(Context &ctx) {
     // One warning per call from the kernel into a subgraph that holds a
     // call cycle (measured on 103 random call graphs).
     int warnings = 0;
-    for (const OutputSymbol *callee : edges_from(stack_edges, sym))
+    for (const OutputSymbol *callee : edges_from(call_edges_with_indirect, sym))
       warnings += reaches_cycle(callee) ? 1 : 0;
     for (int i = 0; i < warnings; i++)
       if (!ctx.opts.suppress_stack_size_warning) // (-w does not silence it)
@@ -219,12 +219,8 @@ void build_nv_info(Context &ctx) {
   size_t kernel_count = std::count_if(kernels.begin(), kernels.end(), [](const OutputSymbol *k) {
     return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry();
   });
-  // Reachability for EXTERNS also follows indirect calls (call-graph block 4:
-  // a function and the address-taken functions it may call).
-  Edges reach_edges = callees;
-  for (auto &[caller, target] : ctx.out.indirect_targets)
-    if (caller && target)
-      reach_edges[caller].push_back(target);
+  // Reachability for EXTERNS and NUM_BARRIERS also follows indirect calls.
+  const Edges &reach_edges = call_edges_with_indirect;
   auto reached_functions = [&](const OutputSymbol *kernel) {
     std::set<const OutputSymbol *> seen{kernel};
     std::vector<const OutputSymbol *> work{kernel}, found;
