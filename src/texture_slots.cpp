@@ -10,8 +10,9 @@
 //   by a list merge sort whose keys all compare equal and which splits a
 //   list by dealing its elements alternately onto the fronts of two lists
 //   (texture_slot_permutation).
-// * A kernel gets slots when it or a function it calls has a code
-//   relocation against a reference; in a program with one kernel, a removed
+// * A kernel gets slots when it or a function it calls (directly or through
+//   an indirect call of the function's prototype) has a code relocation
+//   against a reference; in a program with one kernel, a removed
 //   (unreachable) function's relocation counts as well. It gets relocations for the texture and
 //   surface slots, and for the sampler slots only when such a relocation
 //   names a surface or a sampler. The records of .rel.nv.constant0.<k> are
@@ -181,7 +182,7 @@ void allocate_texture_slots(Context &ctx) {
     rel->relocs = std::move(kept);
   }
 
-  CalleeMap callees = direct_callees(ctx);
+  CalleeMap callees = callees_with_indirect(ctx);
   // A program with one kernel: uses in removed functions count too.
   const bool only_kernel = kernels.size() == 1;
   for (auto &[kernel, bank] : kernels) {
