@@ -947,15 +947,15 @@ private:
 
   // Shared variables and bound texture references a removed function refers to.
   void note_dead_code_references(const ElfSection &in) {
-    // They count from unreachable functions only, and not from weak ones
-    // (whose copies compete across inputs).
+    // They count from unreachable functions only, and of a weak function
+    // only from the copy weak resolution keeps.
     bool unreachable = false;
     if (in.info < obj_.elf.sections.size()) {
       const ElfSection &target = in_section(in.info);
       if (classify_section(target.name, target.type) == SectionKind::Text)
         if (auto k = defined_function(target.name.substr(6)))
           unreachable = !is_live_function(ctx_, obj_, *k) &&
-                        obj_.symbols[*k].bind() != STB_WEAK;
+                        (obj_.symbols[*k].bind() != STB_WEAK || is_weak_winner(obj_.symbols[*k].name));
     }
     if (!unreachable)
       return;
