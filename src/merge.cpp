@@ -803,10 +803,12 @@ private:
           create_section(ctx_, in.name, SHT_CUDA_INFO, SHF_INFO_LINK, 4); // place kept
         break;
       case SectionKind::Reloc:
-        if (!is_dead_section(i))
+        if (!is_dead_section(i)) {
           merge_relocs(in);
-        else
+        } else {
+          keep_place_for_later_winner(in);
           note_dead_code_references(in);
+        }
         break;
       case SectionKind::Callgraph:
         merge_callgraph(in);
@@ -943,6 +945,22 @@ private:
       else
         info->records.push_back(convert_record(r));
     }
+  }
+
+  // A weak function whose winning copy comes from a later input: like its
+  // code section, its relocation sections take their place here (the later
+  // copy's relocations fill them).
+  void keep_place_for_later_winner(const ElfSection &in) {
+    if (in.info >= obj_.elf.sections.size())
+      return;
+    const ElfSection &target = in_section(in.info);
+    if (classify_section(target.name, target.type) != SectionKind::Text)
+      return;
+    auto k = defined_function(target.name.substr(6));
+    if (!k || !winner_elsewhere_.count(*k))
+      return;
+    if (OutputSection *text = find_section(ctx_, target.name))
+      reloc_section_for(ctx_, text, in.type == SHT_RELA);
   }
 
   // Shared variables and bound texture references a removed function refers to.
