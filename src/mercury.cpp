@@ -652,26 +652,25 @@ private:
     }
   }
 
+  // A section made earlier joins the output now (its creation order).
+  void add_late_section(OutputSection *sec) {
+    sec->create_seq = ctx_.out.next_seq++;
+    sec->late = true;
+    ctx_.out.sections.push_back(sec);
+    ctx_.out.section_by_name.emplace(sec->name, sec);
+    ctx_.out.shstrtab_names.push_back({sec->name, 0, sec});
+  }
+
   void add_optimizer_banks() {
-    for (OutputSection *bank : optimizer_banks_) {
-      bank->create_seq = ctx_.out.next_seq++;
-      bank->late = true;
-      ctx_.out.sections.push_back(bank);
-      ctx_.out.section_by_name.emplace(bank->name, bank);
-      ctx_.out.shstrtab_names.push_back({bank->name, 0, bank});
-    }
+    for (OutputSection *bank : optimizer_banks_)
+      add_late_section(bank);
   }
 
   // The banks themselves are created after .nv.merc.nv.constant.user and
   // before the other data twins.
   void add_header_index_banks() {
-    for (OutputSection *bank : header_index_banks_) {
-      bank->create_seq = ctx_.out.next_seq++;
-      bank->late = true;
-      ctx_.out.sections.push_back(bank);
-      ctx_.out.section_by_name.emplace(bank->name, bank);
-      ctx_.out.shstrtab_names.push_back({bank->name, 0, bank});
-    }
+    for (OutputSection *bank : header_index_banks_)
+      add_late_section(bank);
   }
 
   // The capsule holds the code in an encoded form; the Mercury relocations
@@ -853,13 +852,8 @@ private:
   void build_data_twins(DataTwinGroup group) {
     for (DataTwin &t : data_twins_) {
       bool user_constants = t.merc == ".nv.merc.nv.constant.user";
-      if (!t.sec || user_constants != (group == DataTwinGroup::UserConstants))
-        continue;
-      t.sec->create_seq = ctx_.out.next_seq++;
-      t.sec->late = true;
-      ctx_.out.sections.push_back(t.sec);
-      ctx_.out.section_by_name.emplace(t.sec->name, t.sec);
-      ctx_.out.shstrtab_names.push_back({t.sec->name, 0, t.sec});
+      if (t.sec && user_constants == (group == DataTwinGroup::UserConstants))
+        add_late_section(t.sec);
     }
   }
 
