@@ -282,8 +282,10 @@ void layout_shared(Context &ctx) {
 // Device functions' own constant banks (sm_75-89 OCG constants) are copied
 // into the same-numbered bank of every kernel that reaches the function, at
 // one offset that suits all of them. The banks go function by function, the
-// function whose first bank was merged last first; a function's copies (one
-// per input that defines it, kept or not) follow in merge order.
+// function whose first bank was merged last first (dropped copies count);
+// a function's copies follow in merge order: the kept one and every copy
+// merged after it. The banks of copies merged before the kept one (a later
+// copy with fewer registers won) are not copied at all.
 void merge_function_banks(Context &ctx) {
   CalleeMap callees = direct_callees(ctx);
   std::vector<OutputSymbol *> kernels;
@@ -323,6 +325,11 @@ void merge_function_banks(Context &ctx) {
       groups.emplace_back();
     groups[it->second].push_back(bank);
   }
+  // (The group keeps the place of its first bank even when that one is
+  // a superseded copy's.)
+  std::erase_if(groups, [](const auto &group) {
+    return std::all_of(group.begin(), group.end(), [](const OutputSection *b) { return b->superseded_copy; });
+  });
   std::reverse(groups.begin(), groups.end());
   // A function's group creates the banks of the kernels that reach it, the
   // most recently created kernel first.
@@ -366,6 +373,8 @@ void merge_function_banks(Context &ctx) {
       if (reaches(k, group.front()))
         targets.push_back(find_section(ctx, prefix + "." + std::string(k->name)));
     for (OutputSection *bank : group) {
+      if (bank->superseded_copy)
+        continue;
       u64 offset = 0;
       for (OutputSection *sec : targets)
         offset = std::max(offset, align_to(sec->size, bank->align));
@@ -378,6 +387,27 @@ void merge_function_banks(Context &ctx) {
         sec->data.insert(sec->data.end(), bank->data.begin(), bank->data.end());
         sec->size = sec->data.size();
         sec->align = std::max(sec->align, bank->align);
+      }
+      // sm_100+: the superseded copies share the kept copy's place (their
+      // Mercury relocations and SASS entries go there, §16); sm_75-89 does
+      // not copy them.
+      // A passed-over copy (one that never held the function) goes to the
+      // end of the kept one without taking room; its Mercury relocations
+      // that fall outside the kernel's bank vanish (probes a2:c2:b0,
+      // b1:a2:b0:c1).
+      if (!bank->lost_copy) {
+        for (OutputSection *old : group)
+          if (old->superseded_copy && !old->passed_over) {
+            old->base = offset;
+            ctx.out.placed_function_banks.emplace_back(old, targets);
+          }
+        for (OutputSection *old : group)
+          if (old->passed_over) {
+            old->base = 0;
+            for (OutputSection *sec : targets)
+              old->base = std::max(old->base, align_to(sec->size, old->align));
+            ctx.out.placed_function_banks.emplace_back(old, targets);
+          }
       }
     }
   }

@@ -175,6 +175,12 @@ struct OutputSection {
   std::string_view bank_function;
   u64 base = 0;
   bool lost_copy = false; // the bank of a weak function copy that is not kept
+  // The bank of a weak copy merged before the kept one (a later copy with
+  // fewer registers won): nvlink drops it with its function (§6).
+  bool superseded_copy = false;
+  // ... one that never held the function either (it did not beat the copy
+  // held when it was merged).
+  bool passed_over = false;
   // A local function's bank belongs to that input's copy only (local
   // functions of several inputs may share a name).
   const InputObject *bank_input = nullptr;

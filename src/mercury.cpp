@@ -502,9 +502,24 @@ private:
   // their values; a copy with other code gets zeros).
   void rewrite_dropped_copy_tables() {
     const auto &placed = ctx_.out.placed_function_banks;
-    for (const auto &[lost, targets] : placed) {
-      if (!lost->lost_copy)
-        continue;
+    // Copies merged after the kept one first, then those it superseded
+    // (sharing its place), last first, so that the first definer's entries
+    // stay (probe a2:c1:b0 on sm_120), then the passed-over ones, which
+    // overwrite a later dropped copy placed at the same offset (probe
+    // a2:c2:b0:d0).
+    std::vector<const std::pair<OutputSection *, std::vector<OutputSection *>> *> order;
+    for (const auto &p : placed)
+      if (p.first->lost_copy && !p.first->superseded_copy)
+        order.push_back(&p);
+    for (size_t i = placed.size(); i-- > 0;)
+      if (placed[i].first->superseded_copy && !placed[i].first->passed_over)
+        order.push_back(&placed[i]);
+    for (const auto &p : placed)
+      if (p.first->passed_over)
+        order.push_back(&p);
+    for (const auto *entry : order) {
+      const OutputSection *lost = entry->first;
+      const std::vector<OutputSection *> &targets = entry->second;
       const OutputSection *kept = nullptr;
       for (const auto &[other, t] : placed)
         if (!other->lost_copy && other->name == lost->name && !other->bank_local && !lost->bank_local)
@@ -568,15 +583,38 @@ private:
         end++;
       for (size_t i = end; i-- > g;) {
         const auto &[fbank, targets] = placed[i];
-        if (std::find(targets.begin(), targets.end(), sass_bank) == targets.end())
+        if ((fbank->superseded_copy && !fbank->passed_over) ||
+            std::find(targets.begin(), targets.end(), sass_bank) == targets.end())
           continue;
-        InputMercury *in = input_of(fbank->bank_input);
-        if (!in)
-          ctx_.diag.fatal(fmt::format("no input for the constant bank '{}'", fbank->name));
-        add_jump_table_relocs(*in, fbank->bank_function, fbank->base, scratch, fbank->lost_copy);
+        auto input = [&](const OutputSection *b) {
+          InputMercury *in = input_of(b->bank_input);
+          if (!in)
+            ctx_.diag.fatal(fmt::format("no input for the constant bank '{}'", b->name));
+          return in;
+        };
+        // The kept copy and the copies it superseded (merged before it,
+        // last first) share its place: table by table, last table first,
+        // each copy's entries in ascending offset (probes a2:b0, a2:c1:b0).
+        std::vector<const OutputSection *> copies{fbank};
+        if (!fbank->lost_copy)
+          for (size_t j = end; j-- > g;)
+            if (placed[j].first->superseded_copy && !placed[j].first->passed_over)
+              copies.push_back(placed[j].first);
+        if (copies.size() == 1) {
+          add_jump_table_relocs(*input(fbank), fbank->bank_function, fbank->base, scratch, fbank->lost_copy);
+          continue;
+        }
+        size_t tables = 0;
+        for (const OutputSection *c : copies)
+          tables = std::max(tables, add_jump_table_relocs(*input(c), c->bank_function, c->base, scratch,
+                                                          false, -2));
+        for (size_t t = tables; t-- > 0;)
+          for (const OutputSection *c : copies)
+            add_jump_table_relocs(*input(c), c->bank_function, c->base, scratch, false, static_cast<int>(t));
       }
       g = end;
     }
+    std::erase_if(scratch.relocs, [&](const OutputReloc &r) { return r.offset + 4 > sass_bank->size; });
     if (scratch.relocs.empty())
       return;
     OutputSection *rel = create_merc(".nv.merc.rela" + std::string(sass_bank->renamed_from),
@@ -587,14 +625,16 @@ private:
     rel->relocs = std::move(scratch.relocs);
   }
 
-  void add_jump_table_relocs(InputMercury &input, std::string_view function, u64 base,
-                             OutputSection &rel, bool ascending = false) {
+  // Adds the relocations of `function`'s jump tables (only table
+  // `only_table` when >= 0, none when -2) and returns how many tables it has.
+  size_t add_jump_table_relocs(InputMercury &input, std::string_view function, u64 base,
+                               OutputSection &rel, bool ascending = false, int only_table = -1) {
     InputMercury *in = &input;
     std::string fn(function);
     const InputObject &obj = *in->obj;
     auto idx = obj.elf.find_section(".nv.merc.rela.nv.constant.optimizer." + fn);
     if (!idx)
-      return;
+      return 0;
     std::vector<ElfReloc> relocs = read_relocs(obj.elf.sections[*idx]);
     // The jump tables (their targets) of the function's Mercury records.
     std::vector<std::vector<u32>> tables;
@@ -640,6 +680,8 @@ private:
       return relocs[a].offset < relocs[b].offset;
     });
     for (size_t k : order) {
+      if (only_table != -1 && table_of[k] != only_table)
+        continue;
       const ElfReloc &r = relocs[k];
       OutputReloc o;
       o.offset = r.offset + base;
@@ -650,6 +692,7 @@ private:
         ctx_.diag.fatal(fmt::format("optimizer constant of '{}': unknown symbol", fn));
       rel.relocs.push_back(o);
     }
+    return tables.size();
   }
 
   // A section made earlier joins the output now (its creation order).

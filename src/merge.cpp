@@ -131,7 +131,8 @@ public:
     obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
     for (u32 k = 0; k < obj_.symbols.size(); k++)
       obj_.dropped_debug_copies[k] =
-          (discarded_[k] && !winner_elsewhere_.count(k)) || later_weak_copy_.count(k);
+          (discarded_[k] && !winner_elsewhere_.count(k)) || later_weak_copy_.count(k) ||
+          passed_over_copy(k) || (winner_elsewhere_.count(k) && first_copy_banked(obj_.symbols[k].name));
     for (const ElfSymbol &s : obj_.symbols)
       if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF)
         ctx_.out.weak_function_names.insert(s.name);
@@ -246,6 +247,8 @@ private:
     bank->bank_function = bank->name.substr(bank->name.find('.', 12) + 1);
     if (auto k = defined_function(bank->bank_function)) {
       bank->lost_copy = discarded_[*k];
+      bank->superseded_copy = winner_elsewhere_.count(*k) > 0;
+      bank->passed_over = passed_over_copy(*k);
       bank->bank_input = &obj_;
       bank->bank_symbol = *k;
       bank->bank_local = obj_.symbols[*k].bind() == STB_LOCAL;
@@ -309,7 +312,8 @@ private:
             continue;
           const ElfSymbol &s = obj_.symbols[r.sym];
           bool lost_copy = (discarded_[r.sym] && !winner_elsewhere_.count(r.sym)) ||
-                           later_weak_copy_.count(r.sym);
+                           later_weak_copy_.count(r.sym) || passed_over_copy(r.sym) ||
+                           (winner_elsewhere_.count(r.sym) && first_copy_banked(s.name));
           if (s.type() == STT_FUNC && (!is_live_function(ctx_, obj_, r.sym) || lost_copy))
             e.keep = false;
           if (s.type() == STT_FUNC && s.bind() == STB_WEAK && r.offset == e.start + 20)
@@ -356,7 +360,7 @@ private:
   // no registers. Other cases are not reproduced.)
   std::optional<std::vector<u8>> weak_holder_frame(std::string_view fn, u64 fde_start) {
     auto it = ctx_.out.weak_holders.find(fn);
-    if (it == ctx_.out.weak_holders.end() || it->second.size() < 2)
+    if (it == ctx_.out.weak_holders.end() || it->second.size() < 2 || first_copy_banked(fn))
       return std::nullopt;
     const std::vector<u32> &holders = it->second;
     if (holders.front() == obj_.index) {
@@ -404,6 +408,32 @@ private:
     write_le<u64>(stub.data() + 28, read_le<u64>(mbytes.data() + mfde.start + 28));
     out.insert(out.end(), stub.begin(), stub.end());
     return out;
+  }
+
+  // A weak copy merged before the kept one that never held the function
+  // (it did not beat the copy held when it was merged, §15.2): its debug
+  // records go like those of a copy merged after the kept one.
+  bool passed_over_copy(u32 k) const {
+    if (!winner_elsewhere_.count(k))
+      return false;
+    auto it = ctx_.out.weak_holders.find(obj_.symbols[k].name);
+    return it != ctx_.out.weak_holders.end() &&
+           std::find(it->second.begin(), it->second.end(), obj_.index) == it->second.end();
+  }
+
+  // Whether the first definer's copy of weak function `fn` has its own
+  // constant bank with a relocation section (".rela.nv.constant2.<fn>":
+  // sm_90+; sm_75-89 banks have none). Then nvlink does not rewrite the
+  // frame entries when the kept copy changes hands: the debug records of
+  // the copies merged before the kept one go (sm_100+: their entries too),
+  // and the kept copy keeps its own (probes a2:b0, a2:c1:b0, a2:ub0 vs
+  // ua2:b0 on sm_90/sm_100/sm_120; §6).
+  bool first_copy_banked(std::string_view fn) const {
+    auto it = ctx_.out.weak_holders.find(fn);
+    if (it == ctx_.out.weak_holders.end() || it->second.size() < 2)
+      return false;
+    const InputObject *first = input_by_index(it->second.front());
+    return first && first->elf.find_section(".rela.nv.constant2." + std::string(fn)).has_value();
   }
 
   const InputObject *input_by_index(u32 index) const {
@@ -1057,8 +1087,10 @@ private:
       bool dead_target = known && !is_live_function(ctx_, obj_, r.sym);
       // A later copy of a weak function: its debug records go, without
       // clearing (the name resolves to the first copy).
-      if (known && !(in_section(in.info).flags & SHF_ALLOC) && !winner_elsewhere_.count(r.sym) &&
-          (discarded_[r.sym] || later_weak_copy_.count(r.sym)))
+      if (known && !(in_section(in.info).flags & SHF_ALLOC) &&
+          ((!winner_elsewhere_.count(r.sym) && (discarded_[r.sym] || later_weak_copy_.count(r.sym))) ||
+           passed_over_copy(r.sym) ||
+           (winner_elsewhere_.count(r.sym) && first_copy_banked(obj_.symbols[r.sym].name))))
         continue;
       if (dead_target && r.type != 0x48 && r.type != 0x49)
         continue;
