@@ -1136,11 +1136,15 @@ private:
           out.address_taken.emplace_back(f, string_at(strtab, static_cast<u32>(b)));
         break;
       }
+      // (Indirect call sites of removed functions go: dead code and kernels
+      // pruned by -kernels-used alike.)
       case 3:
-        out.indirect_calls.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
+        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a))
+          out.indirect_calls.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
         break;
       case 4:
-        out.indirect_targets.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
+        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a))
+          out.indirect_targets.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
         break;
       default:
         break;
