@@ -756,6 +756,8 @@ private:
         len = n == 1 || n == 2 ? 4 : 2 * std::max<size_t>(n, 1);
       else if (((h >> 4) == 0 || (h >> 4) == 8) && n)
         len = 16 * n;
+      if (len > c.size() - pos)
+        return false; // a record past the end: items so far are kept
       items.push_back({pos, len});
       pos += len;
     }
