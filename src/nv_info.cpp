@@ -70,15 +70,12 @@ void build_nv_info(Context &ctx) {
     if (r.attr == EIATTR_REGCOUNT)
       regs[r.sym] = read_le<u32>(r.payload.data() + 4);
   }
-  Edges callees;
-  for (auto &[caller, callee] : ctx.out.call_edges)
-    if (caller && callee)
-      callees[caller].push_back(callee);
-  // The stack also follows indirect calls, to every address-taken function
+  // Stack sizes, register counts, cycle warnings, EXTERNS and NUM_BARRIERS
+  // follow direct calls and indirect ones, to every address-taken function
   // of the call site's prototype.
-  Edges call_edges_with_indirect;
+  Edges callees;
   for (auto &[caller, callee] : callees_with_indirect(ctx))
-    call_edges_with_indirect[caller].push_back(callee);
+    callees[caller].push_back(callee);
 
   struct Walk {
     u32 stack = 0;
@@ -97,7 +94,7 @@ void build_nv_info(Context &ctx) {
     if (!fresh)
       return m->second != Mark::Acyclic;
     bool cyclic = false;
-    for (const OutputSymbol *callee : edges_from(call_edges_with_indirect, f))
+    for (const OutputSymbol *callee : edges_from(callees, f))
       cyclic |= reaches_cycle(callee);
     mark[f] = cyclic ? Mark::Cyclic : Mark::Acyclic;
     return cyclic;
@@ -110,7 +107,7 @@ void build_nv_info(Context &ctx) {
     if (auto s = summary.find(f); s != summary.end())
       return s->second;
     Summary s{0, regs[f]};
-    for (const OutputSymbol *callee : edges_from(call_edges_with_indirect, f)) {
+    for (const OutputSymbol *callee : edges_from(callees, f)) {
       Summary c = summarize(callee);
       s.stack = std::max(s.stack, c.stack);
       s.regs = std::max(s.regs, c.regs);
@@ -136,7 +133,7 @@ void build_nv_info(Context &ctx) {
       on_path.insert(f);
       w.regs = std::max(w.regs, regs[f]);
       u32 deepest = 0;
-      for (const OutputSymbol *callee : edges_from(call_edges_with_indirect, f)) {
+      for (const OutputSymbol *callee : edges_from(callees, f)) {
         if (on_path.count(callee)) {
           w.cycles++;
           continue;
@@ -180,7 +177,7 @@ void build_nv_info(Context &ctx) {
     // One warning per call from the kernel into a subgraph that holds a
     // call cycle (measured on 103 random call graphs).
     int warnings = 0;
-    for (const OutputSymbol *callee : edges_from(call_edges_with_indirect, sym))
+    for (const OutputSymbol *callee : edges_from(callees, sym))
       warnings += reaches_cycle(callee) ? 1 : 0;
     for (int i = 0; i < warnings; i++)
       if (!ctx.opts.suppress_stack_size_warning) // (-w does not silence it)
@@ -219,15 +216,13 @@ void build_nv_info(Context &ctx) {
   size_t kernel_count = std::count_if(kernels.begin(), kernels.end(), [](const OutputSymbol *k) {
     return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry();
   });
-  // Reachability for EXTERNS and NUM_BARRIERS also follows indirect calls.
-  const Edges &reach_edges = call_edges_with_indirect;
   auto reached_functions = [&](const OutputSymbol *kernel) {
     std::set<const OutputSymbol *> seen{kernel};
     std::vector<const OutputSymbol *> work{kernel}, found;
     while (!work.empty()) {
       const OutputSymbol *f = work.back();
       work.pop_back();
-      for (const OutputSymbol *callee : edges_from(reach_edges, f))
+      for (const OutputSymbol *callee : edges_from(callees, f))
         if (seen.insert(callee).second) {
           work.push_back(callee);
           if (callee->defined())
