@@ -1058,25 +1058,24 @@ private:
     // nvlink also creates the REL twin of a RELA section when a relocation
     // without addend follows the section's first relocation (measured over
     // the golden corpus and random call graphs; the twin is dropped again if
-    // it stays empty, its name stays in .shstrtab). (sm_100+: also when
-    // every relocation of the section has no addend.)
+    // it stays empty, its name stays in .shstrtab). On sm_100+ the rule runs
+    // over the Mercury twin's relocations, which can hold more (one against
+    // .nv.reservedSmem.cap before a shared-memory reference) and none for
+    // values resolved into the capsule.
     auto plain = [](const ElfReloc &r) { return r.addend == 0; };
-    auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
-    // (sm_100+: in the Mercury twin's relocations, which can hold more, e.g.
-    // one against .nv.reservedSmem.cap before a shared-memory reference.)
     std::vector<ElfReloc> merc_relocs;
     if (ctx_.arch.is_mercury())
       if (auto twin = obj_.elf.find_section(".nv.merc" + std::string(in.name)))
         merc_relocs = read_relocs(obj_.elf.sections[*twin]);
     const std::vector<ElfReloc> &order = merc_relocs.empty() ? relocs : merc_relocs;
     bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
-    // (Not for a lone relocation against a bound texture reference, whose
-    // slot nvlink fills in itself: texref_ptx fetch_b; nor for a lone one
-    // against a __constant__ variable, also resolved into the capsule. A
-    // lone one against a shared variable does get the twin.)
+    // (sm_100+ input without Mercury relocations: also when every relocation
+    // has no addend, unless it is a lone one against a bound texture
+    // reference or a __constant__ variable.)
+    auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
     bool lone_resolved = relocs.size() == 1 && (references_bound_texture(relocs.front()) ||
                                                 references_constant_variable(relocs.front()));
-    bool all_plain = ctx_.arch.is_mercury() && no_addend > 0 &&
+    bool all_plain = ctx_.arch.is_mercury() && merc_relocs.empty() && no_addend > 0 &&
                      static_cast<size_t>(no_addend) == relocs.size() && !lone_resolved;
     if (rela && (plain_after_first || all_plain))
       reloc_section_for(ctx_, target, false);
