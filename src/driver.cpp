@@ -8,6 +8,7 @@
 #include "link_context.h"
 #include "merge.h"
 #include "mercury.h"
+#include "refinalize.h"
 #include "nv_info.h"
 #include "registration.h"
 #include "relocate.h"
@@ -120,6 +121,7 @@ int run_link(Context &ctx) {
   if (ctx.arch.is_mercury())
     merge_function_banks(ctx); // sm_100+: optimizer constant banks (after the slots)
   apply_relocations(ctx);    // link-time relocations applied, the rest kept
+  refinalize_kernels(ctx);   // sm_100+: scoreboards of re-finalized kernels
   std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
   build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed
   diag.stream() << callgraph; // -dump-callgraph (after the stack warnings)

@@ -1,0 +1,263 @@
+// sm_100+: scoreboard re-allocation of re-finalized kernels (refinalize.h).
+#include "refinalize.h"
+
+#include "dlink/eiattr.h"
+#include "output_model.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlink {
+
+namespace {
+
+struct Insn {
+  u64 lo, hi;
+  unsigned op() const { return unsigned(lo & 0xfff); }
+  unsigned pred() const { return unsigned(lo >> 12 & 0xf); }
+  unsigned wr() const { return unsigned(hi >> 46 & 7); }
+  unsigned rd() const { return unsigned(hi >> 49 & 7); }
+  unsigned wait() const { return unsigned(hi >> 52 & 63); }
+};
+
+constexpr u64 kStackPointerLoad = 0x0000df00ff017b82; // LDC R1, c[0x0][0x37c]
+constexpr size_t kMaxInstructions = 1 << 16;
+
+bool is_branch(const Insn &f) { return (f.op() & 0x1ff) == 0x147; }
+bool is_call(const Insn &f) { return (f.op() & 0x1ff) == 0x143 || (f.op() & 0x1ff) == 0x144; }
+
+// Branch target: signed offset in 4-byte units, bits 16-23 (low 8 bits) and
+// 34 upward, from the next instruction.
+std::optional<size_t> branch_target(size_t i, const Insn &f, size_t n) {
+  int64_t hi_part = int64_t(f.lo) >> 34;
+  int64_t off = hi_part * 256 + int64_t(f.lo >> 16 & 0xff);
+  int64_t t = int64_t(i) + 1 + off * 4 / 16;
+  if (off % 4 != 0 || t < 0 || t >= int64_t(n))
+    return std::nullopt;
+  return size_t(t);
+}
+
+struct Bits {
+  std::vector<u64> w;
+  explicit Bits(size_t n = 0) : w((n + 63) / 64) {}
+  bool test(size_t i) const { return w[i / 64] >> (i % 64) & 1; }
+  void set(size_t i) { w[i / 64] |= u64(1) << (i % 64); }
+  void reset(size_t i) { w[i / 64] &= ~(u64(1) << (i % 64)); }
+  bool operator==(const Bits &o) const { return w == o.w; }
+  void operator|=(const Bits &o) {
+    for (size_t k = 0; k < w.size(); k++)
+      w[k] |= o.w[k];
+  }
+};
+
+struct Producer {
+  size_t insn;
+  bool read; // read scoreboard (else write)
+  unsigned sb;
+};
+
+unsigned class_start(const Insn &f, bool read) {
+  if (read)
+    return 0;
+  if (f.op() == 0x981) // global load
+    return 2;
+  if (f.op() == 0x9a3)
+    return 5;
+  return 0;
+}
+
+struct Controls {
+  unsigned wr, rd, wait;
+  bool operator==(const Controls &) const = default;
+};
+
+// Runs the allocation model. nullopt when the kernel is outside the model.
+std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool drop_first) {
+  size_t n = I.size();
+  std::vector<std::vector<size_t>> preds(n);
+  for (size_t i = 0; i < n; i++) {
+    const Insn &f = I[i];
+    auto edge = [&](size_t j) {
+      if (j < n)
+        preds[j].push_back(i);
+    };
+    if (is_branch(f)) {
+      if (auto t = branch_target(i, f, n))
+        edge(*t);
+      else
+        return std::nullopt;
+      if (!(f.op() == 0x947 && f.pred() == 7))
+        edge(i + 1);
+    } else if (f.op() == 0x94d && f.pred() == 7) {
+      // EXIT: no successor
+    } else {
+      edge(i + 1);
+    }
+  }
+  // Producers in allocation order: per instruction, read scoreboard first.
+  std::vector<Producer> prods;
+  std::vector<std::vector<size_t>> gen(n);
+  for (size_t i = 0; i < n; i++) {
+    if (I[i].rd() != 7) {
+      gen[i].push_back(prods.size());
+      prods.push_back({i, true, I[i].rd()});
+    }
+    if (I[i].wr() != 7) {
+      gen[i].push_back(prods.size());
+      prods.push_back({i, false, I[i].wr()});
+    }
+  }
+  size_t np = prods.size();
+  // Forward dataflow over producer identities: which are pending at each
+  // instruction (after its waits), and which each wait retires.
+  std::vector<Bits> in(n, Bits(np)), out(n, Bits(np)), retired(n, Bits(np));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < n; i++) {
+      Bits st(np);
+      for (size_t p : preds[i])
+        st |= out[p];
+      Bits w(np);
+      unsigned mask = I[i].wait();
+      if (mask)
+        for (size_t x = 0; x < np; x++)
+          if (st.test(x) && (mask >> prods[x].sb & 1)) {
+            w.set(x);
+            st.reset(x);
+          }
+      retired[i] = w;
+      in[i] = st;
+      for (size_t x : gen[i])
+        st.set(x);
+      if (!(st == out[i])) {
+        out[i] = std::move(st);
+        changed = true;
+      }
+    }
+  }
+  // Groups: a producer that takes a scoreboard still pending shares it.
+  std::vector<size_t> group(np);
+  for (size_t x = 0; x < np; x++) {
+    group[x] = x;
+    size_t i = prods[x].insn;
+    unsigned busy = 0;
+    for (size_t y = 0; y < np; y++)
+      if (in[i].test(y)) {
+        busy |= 1u << prods[y].sb;
+        if (prods[y].sb == prods[x].sb && group[x] == x)
+          group[x] = group[y];
+      }
+    for (size_t y : gen[i])
+      if (y < x)
+        busy |= 1u << prods[y].sb;
+    if (group[x] != x) {
+      unsigned s = class_start(I[i], prods[x].read);
+      bool free_left = false;
+      for (unsigned k = s; k < 6; k++)
+        if (!(busy >> k & 1))
+          free_left = true;
+      if (!free_left)
+        return std::nullopt; // shared for lack of a free index: not modelled
+    }
+  }
+  std::vector<int> assign(np, -1);
+  for (size_t x = 0; x < np; x++) {
+    size_t i = prods[x].insn;
+    if (drop_first && i == 0)
+      continue;
+    if (group[x] != x) {
+      if (assign[group[x]] < 0)
+        return std::nullopt;
+      assign[x] = assign[group[x]];
+      continue;
+    }
+    unsigned busy = 0;
+    for (size_t y = 0; y < np; y++)
+      if (assign[y] >= 0 && (in[i].test(y) || (prods[y].insn == i && y < x)))
+        busy |= 1u << assign[y];
+    unsigned s = class_start(I[i], prods[x].read);
+    int pick = -1;
+    for (unsigned k = s; k < 6 && pick < 0; k++)
+      if (!(busy >> k & 1))
+        pick = int(k);
+    for (unsigned k = 0; k < 6 && pick < 0; k++)
+      if (!(busy >> k & 1))
+        pick = int(k);
+    if (pick < 0)
+      return std::nullopt;
+    assign[x] = pick;
+  }
+  std::vector<Controls> res(n);
+  for (size_t i = 0; i < n; i++) {
+    Controls c{7, 7, 0};
+    for (size_t x : gen[i])
+      if (assign[x] >= 0)
+        (prods[x].read ? c.rd : c.wr) = unsigned(assign[x]);
+    for (size_t x = 0; x < np; x++)
+      if (retired[i].test(x) && assign[x] >= 0)
+        c.wait |= 1u << assign[x];
+    res[i] = c;
+  }
+  return res;
+}
+
+} // namespace
+
+bool reallocate_scoreboards(std::span<u8> code) {
+  if (code.size() % 16 || code.size() < 32 || code.size() / 16 > kMaxInstructions)
+    return false;
+  std::vector<Insn> I(code.size() / 16);
+  for (size_t i = 0; i < I.size(); i++) {
+    u64 lo = 0, hi = 0;
+    for (int b = 7; b >= 0; b--) {
+      lo = lo << 8 | code[i * 16 + b];
+      hi = hi << 8 | code[i * 16 + 8 + b];
+    }
+    I[i] = {lo, hi};
+  }
+  if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
+    return false;
+  for (const Insn &f : I)
+    if (is_call(f))
+      return false;
+  auto self = allocate(I, false);
+  if (!self)
+    return false;
+  for (size_t i = 0; i < I.size(); i++)
+    if (!((*self)[i] == Controls{I[i].wr(), I[i].rd(), I[i].wait()}))
+      return false; // the model does not reproduce ptxas's allocation: keep
+  auto fresh = allocate(I, true);
+  if (!fresh)
+    return false;
+  for (size_t i = 0; i < I.size(); i++) {
+    const Controls &c = (*fresh)[i];
+    u64 hi = I[i].hi & ~(u64(0xfff) << 46);
+    hi |= u64(c.wr) << 46 | u64(c.rd) << 49 | u64(c.wait) << 52;
+    for (int b = 0; b < 8; b++)
+      code[i * 16 + 8 + b] = u8(hi >> (8 * b));
+  }
+  return true;
+}
+
+void refinalize_kernels(Context &ctx) {
+  if (!ctx.arch.is_mercury())
+    return;
+  for (OutputSection *sec : ctx.out.sections) {
+    if (sec->removed || !sec->name.starts_with(".text.") || sec->data.size() != sec->size)
+      continue;
+    std::string info_name = ".nv.info." + std::string(sec->name.substr(6));
+    const OutputSection *info = find_section(ctx, info_name);
+    if (!info)
+      continue;
+    bool launch_bounds = std::any_of(info->records.begin(), info->records.end(),
+                                     [](const InfoRecord &r) { return r.attr == EIATTR_MAX_THREADS; });
+    if (launch_bounds)
+      continue;
+    reallocate_scoreboards(sec->data);
+  }
+}
+
+} // namespace dlink
