@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace dlink {
@@ -245,8 +246,18 @@ bool reallocate_scoreboards(std::span<u8> code) {
 void refinalize_kernels(Context &ctx) {
   if (!ctx.arch.is_mercury())
     return;
+  // A kernel with a stack frame of its own (local memory through R1) keeps
+  // its code.
+  std::unordered_set<const OutputSection *> has_frame;
+  for (const OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::ModuleInfo)
+      for (const InfoRecord &r : sec->records)
+        if (r.attr == EIATTR_FRAME_SIZE && r.sym && r.sym->section && r.payload.size() >= 8 &&
+            read_le<u32>(r.payload.data() + 4) != 0)
+          has_frame.insert(r.sym->section);
   for (OutputSection *sec : ctx.out.sections) {
-    if (sec->removed || !sec->name.starts_with(".text.") || sec->data.size() != sec->size)
+    if (sec->removed || !sec->name.starts_with(".text.") || sec->data.size() != sec->size ||
+        has_frame.contains(sec))
       continue;
     std::string info_name = ".nv.info." + std::string(sec->name.substr(6));
     const OutputSection *info = find_section(ctx, info_name);

@@ -23,7 +23,8 @@ namespace dlink {
 bool reallocate_scoreboards(std::span<u8> code);
 
 // Applies reallocate_scoreboards to every kernel nvlink re-finalizes (no
-// CALL, no EIATTR_MAX_THREADS in its .nv.info.<f>); sm_100+ only.
+// CALL, no stack frame of its own, no EIATTR_MAX_THREADS in its
+// .nv.info.<f>); sm_100+ only.
 void refinalize_kernels(Context &ctx);
 
 } // namespace dlink
