@@ -19,6 +19,7 @@
 #include "merge.h"
 
 #include "dead_code.h"
+#include "frame_merge.h"
 #include "output_model.h"
 #include "validate.h"
 
@@ -355,9 +356,8 @@ private:
   //  * the first definer's FDE: the final holder's SASS CIE and FDE;
   //  * a later holder's FDE: its own Mercury CIE and a stub FDE (CIE
   //    pointer, start, the Mercury FDE's range, four zero bytes).
-  // (nvlink regenerates the first definer's FDE; it equals the final
-  // holder's SASS FDE where only two copies met and the earlier one saves
-  // no registers. Other cases are not reproduced.)
+  // (The first definer's FDE is the final holder's with the replaced
+  // copies' rows added: merged_holder_fde, §15.5.)
   std::optional<std::vector<u8>> weak_holder_frame(std::string_view fn, u64 fde_start) {
     auto it = ctx_.out.weak_holders.find(fn);
     if (it == ctx_.out.weak_holders.end() || it->second.size() < 2 || first_copy_banked(fn))
@@ -381,7 +381,10 @@ private:
         return std::nullopt;
       std::vector<u8> out(wbytes.begin() + fde.cie_ref,
                           wbytes.begin() + frame_entry_end(wbytes, fde.cie_ref));
-      out.insert(out.end(), wbytes.begin() + fde.start, wbytes.begin() + fde.end);
+      std::vector<u8> merged(wbytes.begin() + fde.start, wbytes.begin() + fde.end);
+      if (auto m = merged_holder_fde(fn, holders, *winner, wbytes, *k))
+        merged = std::move(*m);
+      out.insert(out.end(), merged.begin(), merged.end());
       return out;
     }
     if (std::find(holders.begin() + 1, holders.end(), obj_.index) == holders.end())
@@ -408,6 +411,143 @@ private:
     write_le<u64>(stub.data() + 28, read_le<u64>(mbytes.data() + mfde.start + 28));
     out.insert(out.end(), stub.begin(), stub.end());
     return out;
+  }
+
+  // The final holder's SASS FDE (entry `k` of `wbytes`) with the rows of
+  // the copies it replaced added (§15.5): each replaced holder's Mercury FDE
+  // rows, placed at the final holder's instruction that starts at the same
+  // Mercury offset. nullopt: nothing to add (or not readable), so the FDE is
+  // copied as it is.
+  std::optional<std::vector<u8>> merged_holder_fde(std::string_view fn, const std::vector<u32> &holders,
+                                                   const InputObject &winner, const std::vector<u8> &wbytes,
+                                                   size_t k) {
+    std::vector<FrameEntry> we = parse_frame_entries(wbytes);
+    const FrameEntry &fde = we[k];
+    constexpr u64 kHeader = 36; // 64-bit length, CIE pointer, start, range
+    if (fde.end - fde.start < kHeader)
+      return std::nullopt;
+    auto sass_caf = cie_code_alignment(wbytes, fde.cie_ref);
+    auto kept = decode_frame_rows(
+        std::span<const u8>(wbytes).subspan(fde.start + kHeader, fde.end - fde.start - kHeader));
+    auto wmerc = mercury_frame_entry(winner, fn);
+    auto text_idx = winner.elf.find_section(".text." + std::string(fn));
+    if (!sass_caf || !*sass_caf || !kept || !wmerc || !text_idx)
+      return std::nullopt;
+    auto wmerc_rows = decode_frame_rows(wmerc->program);
+    if (!wmerc_rows)
+      return std::nullopt;
+    // Known (SASS, Mercury) instruction pairs: the rows of both FDEs, and
+    // EIATTR_ANNOTATIONS offsets.
+    std::vector<std::pair<u64, u64>> anchors;
+    if (wmerc_rows->size() == kept->size())
+      for (size_t i = 0; i < kept->size(); i++)
+        anchors.emplace_back((*kept)[i].loc * *sass_caf, (*wmerc_rows)[i].loc * wmerc->code_align);
+    auto ann = [&](const std::string &sec) {
+      std::vector<std::pair<u32, u32>> v;
+      if (auto idx = winner.elf.find_section(sec)) {
+        const ElfSection &es = winner.elf.sections[*idx];
+        try {
+          for (const EiRecord &r : parse_eiattrs({es.data.data(), es.data.size()}))
+            if (r.attr == EIATTR_ANNOTATIONS && r.format == EIFMT_SVAL)
+              for (size_t i = 0; i + 1 < r.payload.size() / 4; i += 2)
+                v.emplace_back(r.payload_u32(i), r.payload_u32(i + 1));
+        } catch (const std::exception &) {
+        }
+      }
+      return v;
+    };
+    auto sann = ann(".nv.info." + std::string(fn)), mann = ann(".nv.merc.nv.info." + std::string(fn));
+    if (sann.size() == mann.size())
+      for (size_t i = 0; i < sann.size(); i++)
+        if (sann[i].first == mann[i].first)
+          anchors.emplace_back(sann[i].second, mann[i].second);
+    const ElfSection &text = winner.elf.sections[*text_idx];
+    std::span<const u8> code(text.data.data(), text.data.size());
+    // Only code nvlink finalizes again from its capsule gets the rows: not
+    // a function with a CALL (0x943/0x944), whose SASS FDE is copied
+    // (probes with sqrtf/division slow paths; refinalization.md).
+    for (size_t s = 0; s + 16 <= code.size(); s += 16) {
+      u64 op = read_le<u64>(code.data() + s) & 0xfff;
+      if (op == 0x943 || op == 0x944)
+        return std::nullopt;
+    }
+    std::vector<FrameRow> added;
+    for (size_t h = 0; h + 1 < holders.size(); h++) {
+      const InputObject *o = input_by_index(holders[h]);
+      auto m = o ? mercury_frame_entry(*o, fn) : std::nullopt;
+      auto rows = m ? decode_frame_rows(m->program) : std::nullopt;
+      if (!rows)
+        continue;
+      for (const FrameRow &r : *rows) {
+        if (r.loc == 0 && r.ops.empty())
+          continue;
+        bool determined = false;
+        auto s = mercury_to_sass_offset(r.loc * m->code_align, code, wmerc->range, anchors, &determined);
+        if (s && *s % *sass_caf == 0)
+          added.push_back({*s / *sass_caf, r.ops});
+      }
+    }
+    std::stable_sort(added.begin(), added.end(),
+                     [](const FrameRow &a, const FrameRow &b) { return a.loc < b.loc; });
+    std::vector<u8> program = merge_frame_rows(*kept, added, kHeader);
+    std::vector<u8> out(wbytes.begin() + fde.start, wbytes.begin() + fde.start + kHeader);
+    out.insert(out.end(), program.begin(), program.end());
+    if (out == std::vector<u8>(wbytes.begin() + fde.start, wbytes.begin() + fde.end))
+      return std::nullopt;
+    write_le<u64>(out.data() + 4, out.size() - 12);
+    return out;
+  }
+
+  struct MercuryFde {
+    std::vector<u8> program;
+    u64 code_align = 1;
+    u64 range = 0;
+  };
+
+  // Function `fn`'s FDE in `obj`'s .nv.merc.debug_frame: the entry at the
+  // index of its SASS FDE (ptxas writes both lists in the same order).
+  std::optional<MercuryFde> mercury_frame_entry(const InputObject &obj, std::string_view fn) const {
+    auto sass = obj.elf.find_section(".debug_frame");
+    auto merc = obj.elf.find_section(".nv.merc.debug_frame");
+    if (!sass || !merc)
+      return std::nullopt;
+    auto k = function_frame_entry(obj, *sass, fn);
+    const ElfSection &ss = obj.elf.sections[*sass];
+    const ElfSection &ms = obj.elf.sections[*merc];
+    const std::vector<u8> sbytes(ss.data.begin(), ss.data.end());
+    const std::vector<u8> mbytes(ms.data.begin(), ms.data.end());
+    std::vector<FrameEntry> se = parse_frame_entries(sbytes);
+    std::vector<FrameEntry> me = parse_frame_entries(mbytes);
+    if (!k || se.size() != me.size() || me[*k].cie || me[*k].end - me[*k].start < 36 ||
+        read_le<u32>(mbytes.data() + me[*k].start) != 0xffffffffu)
+      return std::nullopt;
+    auto caf = cie_code_alignment(mbytes, me[*k].cie_ref);
+    if (!caf || !*caf)
+      return std::nullopt;
+    MercuryFde out;
+    out.program.assign(mbytes.begin() + me[*k].start + 36, mbytes.begin() + me[*k].end);
+    out.code_align = *caf;
+    out.range = read_le<u64>(mbytes.data() + me[*k].start + 28);
+    return out;
+  }
+
+  // The code alignment factor of the 64-bit-format CIE at `pos`.
+  static std::optional<u64> cie_code_alignment(const std::vector<u8> &bytes, u64 pos) {
+    if (pos + 21 > bytes.size() || read_le<u32>(bytes.data() + pos) != 0xffffffffu)
+      return std::nullopt;
+    u64 end = frame_entry_end(bytes, pos);
+    u64 p = pos + 21; // length, CIE id, version
+    while (p < end && bytes[p] != 0)
+      p++; // augmentation string
+    p++;
+    u64 v = 0;
+    for (unsigned shift = 0; p < end && shift < 64; shift += 7) {
+      u8 b = bytes[p++];
+      v |= u64{b & 0x7fu} << shift;
+      if (!(b & 0x80))
+        return v;
+    }
+    return std::nullopt;
   }
 
   // A weak copy merged before the kept one that never held the function
