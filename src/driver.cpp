@@ -120,6 +120,7 @@ int run_link(Context &ctx) {
   if (ctx.arch.is_mercury())
     merge_function_banks(ctx); // sm_100+: optimizer constant banks (after the slots)
   apply_relocations(ctx);    // link-time relocations applied, the rest kept
+  pack_constant_bank(ctx);   // kernel pruning: identical constant banks shared
   std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
   build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed
   diag.stream() << callgraph; // -dump-callgraph (after the stack warnings)
