@@ -2,7 +2,8 @@
 // * Nodes are the function symbols in creation order (first appearance
 //   across the inputs, undefined references included), numbered from 1.
 //   A function removed by the link keeps its number and prints "N: ".
-// * `^` marks a kernel, `&` an address-taken function, `[N]` the register
+// * `^` marks a kernel (with -kernels-used, only one the option keeps), `&`
+//   an address-taken function, `[N]` the register
 //   count of the function's own code (absent for undefined functions).
 // * A function's callees: its direct calls, then for each of its indirect
 //   call sites (last site first) every address-taken function with the
@@ -18,6 +19,7 @@
 #include "output_model.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -53,12 +55,18 @@ std::string describe_callgraph(const Context &ctx) {
   const OutputModel &out = ctx.out;
   // Nodes: every function symbol of the inputs, dead ones included, in
   // order of first appearance (a global name once, each local on its own).
+  const KernelFilter filter = kernel_filter(ctx);
   std::vector<const OutputSymbol *> nodes; // nullptr: removed
-  std::unordered_set<std::string_view> seen_globals;
+  std::unordered_map<std::string_view, size_t> global_node;         // name -> number
+  std::map<std::pair<u32, u32>, size_t> local_node;                 // (input, symbol) -> number
   for (const InputObject *obj : ctx.inputs)
     for (u32 i = 1; i < obj->symbols.size(); i++) {
       const ElfSymbol &s = obj->symbols[i];
-      if (s.type() != STT_FUNC || (s.bind() != STB_LOCAL && !seen_globals.insert(s.name).second))
+      if (s.type() != STT_FUNC)
+        continue;
+      if (s.bind() == STB_LOCAL)
+        local_node.emplace(std::pair{obj->index, i}, nodes.size() + 1);
+      else if (!global_node.emplace(s.name, nodes.size() + 1).second)
         continue;
       const OutputSymbol *f = i < obj->sym_map.size() ? obj->sym_map[i] : nullptr;
       if (f && s.bind() != STB_LOCAL && ctx.out.global_by_name.count(s.name))
@@ -93,6 +101,38 @@ std::string describe_callgraph(const Context &ctx) {
         if (target && target_proto == site->second)
           callees.emplace(site->first, target);
 
+  // The numbers printed after "->": the call edges in order, those to a
+  // removed callee (a kept address-taken function's callees, dead_code.h)
+  // included with the removed node's number, then the indirect targets.
+  std::multimap<const OutputSymbol *, size_t> printed;
+  for (size_t i = 0; i < out.call_edges.size(); i++) {
+    const auto &[caller, callee] = out.call_edges[i];
+    if (!caller)
+      continue;
+    if (auto d = out.dead_call_edges.find(i); d != out.dead_call_edges.end()) {
+      const InputObject &obj = *ctx.inputs[d->second.first];
+      const ElfSymbol &s = obj.symbols[d->second.second];
+      size_t n = 0;
+      if (s.bind() == STB_LOCAL) {
+        if (auto l = local_node.find(d->second); l != local_node.end())
+          n = l->second;
+      } else if (auto g = global_node.find(s.name); g != global_node.end()) {
+        n = g->second;
+      }
+      if (n)
+        printed.emplace(caller, n);
+    } else if (callee) {
+      if (size_t n = node_of(callee))
+        printed.emplace(caller, n);
+    }
+  }
+  for (auto site = out.indirect_calls.rbegin(); site != out.indirect_calls.rend(); ++site)
+    if (site->first)
+      for (const auto &[target, target_proto] : taken)
+        if (target && target_proto == site->second)
+          if (size_t n = node_of(target))
+            printed.emplace(site->first, n);
+
   // (The target without its a/f suffix.)
   std::string text = fmt::format("callgraph for sm_{}:\n", ctx.arch.sm);
   text += "# A: s -> B // s (number A) potentially calls B\n"
@@ -106,7 +146,9 @@ std::string describe_callgraph(const Context &ctx) {
       text += '\n';
       continue;
     }
-    if (f->is_entry())
+    // (-kernels-used: a kernel kept only because its address is taken is
+    // no entry point here.)
+    if (f->is_entry() && (filter.mode != KernelFilter::Mode::KernelsUsed || filter.keeps(f->name)))
       text += '^';
     if (out.address_taken_syms.count(f))
       text += '&';
@@ -114,10 +156,9 @@ std::string describe_callgraph(const Context &ctx) {
     if (auto r = regs.find(f); r != regs.end())
       text += fmt::format(" [{}]", r->second);
     text += " ->";
-    auto [first, last] = callees.equal_range(f);
+    auto [first, last] = printed.equal_range(f);
     for (auto it = std::make_reverse_iterator(last); it != std::make_reverse_iterator(first); ++it)
-      if (auto n = number.find(it->second); n != number.end())
-        text += fmt::format(" {}", n->second);
+      text += fmt::format(" {}", it->second);
     text += '\n';
   }
 

@@ -1,12 +1,17 @@
 // Stage 2a: dead function elimination (dead_code.h).
 //
 // Roots are the kernels (STO_CUDA_ENTRY) that survive kernel pruning (see
-// kernel_filter below) and the functions whose address is taken (call-graph
-// block 2, whether or not the function taking it survives: nvlink kept a
-// child kernel launched only from a pruned parent). Edges are the
-// caller -> callee pairs of each input's .nv.callgraph; global functions are
-// matched by name across inputs, local (static) functions only within their
-// own input. The result is stored per input, per symbol index, in ctx.
+// kernel_filter below). Edges are the caller -> callee pairs of each input's
+// .nv.callgraph (block 1) and, for each indirect call site of a function
+// (block 3), every address-taken function of the link (block 2) with the
+// site's prototype; global functions are matched by name across inputs,
+// local (static) functions only within their own input. Address-taken
+// functions always survive (whether or not anything taking their address
+// does: nvlink kept a child kernel launched only from a pruned parent), but
+// they are no roots: the functions they call survive only if reached some
+// other way (probes c1/c4/c7/c8/c9, docs/notes/semantics-findings.md
+// "Address-taken functions"). The result is stored per input, per symbol
+// index, in ctx.
 #include "dead_code.h"
 
 #include "dlink/host_object.h"
@@ -59,18 +64,29 @@ bool KernelFilter::keeps(std::string_view kernel) const {
 void find_live_functions(Context &ctx) {
   const KernelFilter filter = kernel_filter(ctx);
   std::map<FunctionKey, std::vector<FunctionKey>> edges;
+  // Indirect call sites (caller, prototype) and address-taken functions
+  // (function, prototype).
+  std::vector<std::pair<FunctionKey, std::string_view>> sites, taken;
   std::deque<FunctionKey> work;
-  std::set<FunctionKey> live;
+  std::set<FunctionKey> reached;
 
+  std::set<FunctionKey> kernel_keys;
   for (const InputObject *obj : ctx.inputs) {
-    for (const ElfSymbol &s : obj->symbols)
-      if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && (s.other & STO_CUDA_ENTRY) &&
-          filter.keeps(s.name))
-        if (live.insert(key_of(*obj, s)).second)
-          work.push_back(key_of(*obj, s));
+    for (const ElfSymbol &s : obj->symbols) {
+      if (s.type() != STT_FUNC || s.shndx == SHN_UNDEF || !(s.other & STO_CUDA_ENTRY))
+        continue;
+      kernel_keys.insert(key_of(*obj, s));
+      if (filter.keeps(s.name) && reached.insert(key_of(*obj, s)).second)
+        work.push_back(key_of(*obj, s));
+    }
     auto cg = obj->elf.find_section(".nv.callgraph");
     if (!cg)
       continue;
+    auto strtab_index = obj->elf.find_section(".strtab");
+    auto proto = [&](i32 offset) {
+      return strtab_index ? string_at(obj->elf.sections[*strtab_index], static_cast<u32>(offset))
+                          : std::string_view();
+    };
     const ElfSection &sec = obj->elf.sections[*cg];
     int block = 0;
     for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
@@ -80,18 +96,29 @@ void find_live_functions(Context &ctx) {
         block = -b;
         continue;
       }
-      if (block == 2 && a < obj->symbols.size() && a != 0) {
-        // Address-taken functions may be called indirectly: roots too.
-        if (live.insert(key_of(*obj, obj->symbols[a])).second)
-          work.push_back(key_of(*obj, obj->symbols[a]));
+      if (a == 0 || a >= obj->symbols.size())
         continue;
-      }
-      if (block != 1 || a >= obj->symbols.size() || static_cast<u32>(b) >= obj->symbols.size())
-        continue;
-      edges[key_of(*obj, obj->symbols[a])].push_back(
-          key_of(*obj, obj->symbols[static_cast<u32>(b)]));
+      if (block == 2)
+        taken.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
+      else if (block == 3)
+        sites.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
+      else if (block == 1 && static_cast<u32>(b) < obj->symbols.size())
+        edges[key_of(*obj, obj->symbols[a])].push_back(
+            key_of(*obj, obj->symbols[static_cast<u32>(b)]));
     }
   }
+  // Pruning by host references keeps every kernel whose address is taken
+  // (a kernel launched from the device) as a root; -kernels-used only keeps
+  // it, like any other address-taken function (probes h2.o and a.o with
+  // libcudadevrt: f called by child kernel kc survives only in the first).
+  if (filter.mode == KernelFilter::Mode::HostReferences)
+    for (const auto &[target, target_proto] : taken)
+      if (kernel_keys.count(target) && reached.insert(target).second)
+        work.push_back(target);
+  for (const auto &[caller, site_proto] : sites)
+    for (const auto &[target, target_proto] : taken)
+      if (target_proto == site_proto)
+        edges[caller].push_back(target);
 
   while (!work.empty()) {
     FunctionKey f = work.front();
@@ -100,9 +127,12 @@ void find_live_functions(Context &ctx) {
     if (it == edges.end())
       continue;
     for (const FunctionKey &callee : it->second)
-      if (live.insert(callee).second)
+      if (reached.insert(callee).second)
         work.push_back(callee);
   }
+  std::set<FunctionKey> live = reached;
+  for (const auto &[target, target_proto] : taken)
+    live.insert(target);
 
   ctx.live_functions.assign(ctx.inputs.size(), {});
   for (const InputObject *obj : ctx.inputs) {

@@ -33,9 +33,13 @@ struct KernelFilter {
 KernelFilter kernel_filter(const Context &ctx);
 
 // Marks, for every function symbol of every input, whether it is reachable
-// from a kernel through the inputs' call graphs. nvlink drops unreachable
-// functions before merging: their sections, symbols, relocations, metadata
-// and even their names never reach the output. Variables are never removed.
+// from a kernel through the inputs' call graphs (direct calls, and indirect
+// call sites to the address-taken functions with the site's prototype).
+// Address-taken functions are kept too, without following their calls
+// (host-reference pruning: address-taken kernels are roots). nvlink drops
+// the other functions before merging: their sections, symbols, relocations,
+// metadata and even their names never reach the output. Variables are never
+// removed (docs/notes/semantics-findings.md §19).
 void find_live_functions(Context &ctx);
 
 // Whether function symbol `index` of `obj` survives (true for non-functions).

@@ -122,6 +122,7 @@ int run_link(Context &ctx) {
     merge_function_banks(ctx); // sm_100+: optimizer constant banks (after the slots)
   apply_relocations(ctx);    // link-time relocations applied, the rest kept
   refinalize_kernels(ctx);   // sm_100+: scoreboards of re-finalized kernels
+  pack_constant_bank(ctx);   // kernel pruning: identical constant banks shared
   std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
   build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed
   diag.stream() << callgraph; // -dump-callgraph (after the stack warnings)

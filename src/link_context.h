@@ -228,6 +228,22 @@ struct OutputModel {
   // st_value of the null symbol: where the last placed bank of a discarded
   // weak function copy went (its symbols resolve to the null symbol).
   u64 null_symbol_value = 0;
+  // Kernel pruning only: where each input's .nv.constant3 bytes go in the
+  // packed bank (merge.h, pack_constant_bank).
+  struct ConstantChunk {
+    u64 offset = 0;  // where symbols and relocations place it
+    u64 size = 0;
+    u64 packed = 0;  // where its bytes go
+    bool own_bytes = true; // false: an earlier identical chunk's bytes serve
+    std::span<const u8> input;
+  };
+  struct {
+    bool enabled = false;
+    OutputSection *section = nullptr;
+    u64 size = 0; // packed size
+    bool shared = false; // some chunk reuses another's bytes
+    std::vector<ConstantChunk> chunks;
+  } constant_bank;
 
   // Names in the order nvlink adds them to its string tables.
   struct ShstrtabEntry {
@@ -314,6 +330,10 @@ struct OutputModel {
 
   // .nv.callgraph blocks.
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> call_edges;
+  // Call edges whose callee dead-code elimination removed (a kept
+  // address-taken function's callees): edge index -> (input, callee symbol
+  // index). Only -dump-callgraph shows them.
+  std::unordered_map<size_t, std::pair<u32, u32>> dead_call_edges;
   std::vector<std::pair<OutputSymbol *, std::string_view>> address_taken;  // block -2
   std::vector<std::pair<OutputSymbol *, std::string_view>> indirect_calls; // block -3
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> indirect_targets; // block -4

@@ -282,8 +282,38 @@ private:
     } else {
       out->size = offset + in.size;
     }
+    if (ctx_.out.constant_bank.enabled && in.name == ".nv.constant3" && out->has_file_data())
+      note_constant_chunk(out, in, offset, align);
     sec_map_[i] = out;
     sec_off_[i] = offset;
+  }
+
+  // Kernel pruning: where this input's constant bank bytes go (merge.h).
+  void note_constant_chunk(OutputSection *out, const ElfSection &in, u64 offset, u64 align) {
+    auto &bank = ctx_.out.constant_bank;
+    if (bank.section != out) { // (one bank: the first chunk creates it)
+      bank.section = out;
+      bank.chunks.clear();
+      bank.size = 0;
+    }
+    OutputModel::ConstantChunk c{offset, in.data.size(), 0, true, in.data};
+    const bool later = !bank.chunks.empty();
+    const bool dedups = later && constant_bank_dedups(in.data.size(), align);
+    if (dedups)
+      for (const auto &e : bank.chunks)
+        if (e.size == c.size && std::equal(e.input.begin(), e.input.end(), in.data.begin()) && e.packed % align == 0) {
+          c.packed = e.packed;
+          c.own_bytes = false;
+          bank.shared = true;
+          break;
+        }
+    if (c.own_bytes) {
+      c.packed = align_to(bank.size, align);
+      bank.size = c.packed + c.size;
+      if (dedups)
+        ctx_.out.null_symbol_value = c.packed;
+    }
+    bank.chunks.push_back(c);
   }
 
   // sm_100+: nvlink rewrites .debug_frame without the entries (FDEs) of
@@ -1265,8 +1295,14 @@ private:
       }
       switch (block) {
       case 1:
-        if (a < obj_.symbols.size() && !dropped_function(a))
+        if (a < obj_.symbols.size() && !dropped_function(a)) {
+          // A kept address-taken function may call functions that did not
+          // survive (dead_code.h): the edge leaves .nv.callgraph but
+          // -dump-callgraph still lists it.
+          if (static_cast<u32>(b) < obj_.symbols.size() && !is_live_function(ctx_, obj_, static_cast<u32>(b)))
+            out.dead_call_edges.emplace(out.call_edges.size(), std::pair{obj_.index, static_cast<u32>(b)});
           out.call_edges.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
+        }
         break;
       case 2: {
         // Address-taken functions are listed once.
@@ -1402,6 +1438,34 @@ void choose_weak_definitions(Context &ctx) {
     ctx.out.weak_winner[name] = choice.second;
 }
 
+bool constant_bank_dedups(u64 size, u64 align) {
+  // Measured with one variable of every size 1-80 bytes at alignments 1, 2,
+  // 4, 8 and 16 (and 4-byte-aligned sizes up to 280, some up to 16384):
+  // only these.
+  switch (size) {
+  case 12: case 16: case 20: case 24: case 32: case 48: case 64:
+    return true;
+  case 4: case 8:
+    return align >= size;
+  default:
+    return false;
+  }
+}
+
+void pack_constant_bank(Context &ctx) {
+  auto &bank = ctx.out.constant_bank;
+  if (!bank.section || !bank.shared)
+    return;
+  OutputSection *sec = bank.section;
+  std::vector<u8> packed(bank.size, 0);
+  for (const auto &c : bank.chunks)
+    if (c.own_bytes && c.offset + c.size <= sec->data.size())
+      std::copy_n(sec->data.begin() + static_cast<std::ptrdiff_t>(c.offset), c.size,
+                  packed.begin() + static_cast<std::ptrdiff_t>(c.packed));
+  sec->data = std::move(packed);
+  sec->size = sec->data.size();
+}
+
 void merge_inputs(Context &ctx) {
   for (InputObject *obj : ctx.inputs) {
     try {
@@ -1421,6 +1485,7 @@ void merge_inputs(Context &ctx) {
   ctx.out.global_by_name.reserve(symbols);
   create_skeleton(ctx);
   find_live_functions(ctx);
+  ctx.out.constant_bank.enabled = kernel_filter(ctx).mode != KernelFilter::Mode::All;
   choose_weak_definitions(ctx);
   collect_prototype_strings(ctx);
   for (InputObject *obj : ctx.inputs) {

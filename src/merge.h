@@ -9,6 +9,20 @@ namespace dlink {
 // definitions (fatal "merge_elf failed" afterwards, as nvlink does).
 void merge_inputs(Context &ctx);
 
+// Kernel pruning (-kernels-used, -variables-used, host references) changes
+// how the inputs' .nv.constant3 sections are merged (measured on nvlink
+// 13.0.88, docs/notes/semantics-findings.md "Constant bank under kernel
+// pruning"). Every input's bank still takes the place it would take
+// without pruning as far as symbols and relocations are concerned, but
+// the bytes are packed: a later input's bank whose (size, alignment)
+// passes constant_bank_dedups() and whose bytes equal an earlier input's
+// bank adds no bytes at all; the others are appended where the bytes
+// written so far end. The null symbol's st_value becomes the place of the
+// last such bank appended after the first.
+bool constant_bank_dedups(u64 size, u64 align);
+// Rewrites the packed bank (after relocation).
+void pack_constant_bank(Context &ctx);
+
 // Reports undefined references (errors; the link stops at the next
 // checkpoint) and drops the placeholder symbols nvlink removes.
 void resolve_undefined(Context &ctx);

@@ -258,9 +258,11 @@ OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela)
 
 CalleeMap direct_callees(const Context &ctx) {
   CalleeMap callees;
-  for (auto &[caller, callee] : ctx.out.call_edges)
-    if (caller && callee)
+  for (size_t i = 0; i < ctx.out.call_edges.size(); i++) {
+    auto [caller, callee] = ctx.out.call_edges[i];
+    if (caller && callee && !ctx.out.dead_call_edges.count(i))
       callees.emplace(caller, callee);
+  }
   return callees;
 }
 

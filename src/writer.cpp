@@ -347,8 +347,9 @@ void finish_sections(Context &ctx) {
   // Prototypes are kept only for functions something calls directly (the
   // strings stay in .strtab regardless).
   std::unordered_set<const OutputSymbol *> called;
-  for (const auto &e : out.call_edges)
-    called.insert(e.second);
+  for (size_t i = 0; i < out.call_edges.size(); i++)
+    if (!out.dead_call_edges.count(i))
+      called.insert(out.call_edges[i].second);
   // Address-taken functions are described by the call graph's block 2
   // instead and drop out too.
   std::erase_if(out.prototypes, [&](const auto &p) {
@@ -569,6 +570,8 @@ void write_output(Context &ctx) {
     std::vector<OutputSymbol *> callers;
     std::unordered_map<const OutputSymbol *, std::vector<u32>> edges_of;
     for (u32 i = 0; i < out.call_edges.size(); i++) {
+      if (out.dead_call_edges.count(i))
+        continue;
       auto [it, fresh] = edges_of.try_emplace(out.call_edges[i].first);
       if (fresh)
         callers.push_back(out.call_edges[i].first);
