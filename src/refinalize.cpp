@@ -1,11 +1,11 @@
 // sm_100+: scoreboard re-allocation of re-finalized kernels (refinalize.h).
 #include "refinalize.h"
 
-#include "dlink/eiattr.h"
 #include "output_model.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -75,15 +75,36 @@ struct Controls {
   bool operator==(const Controls &) const = default;
 };
 
+enum class Interference {
+  // Two producers interfere when both are pending at one point of the
+  // control-flow graph (on entry to an instruction, before its waits, or after
+  // it); in addition, at the target of a backward branch, what arrives over
+  // the backward edge before the branch's own waits meets what is pending
+  // there on entry. ptxas's allocation and nvlink's.
+  kLoopHeader,
+  // The same, but a backward branch's waits do not retire what flows over the
+  // backward edge (it stays pending into the next iteration until an
+  // instruction there waits on its index). Used only as a cross-check.
+  kAcrossBackEdge,
+};
+
+constexpr size_t kMaxProducers = 8192;
+constexpr size_t kMaxStateBits = size_t(1) << 26; // per dataflow vector (8 MiB)
+
 // Runs the allocation model. nullopt when the kernel is outside the model.
-std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool drop_first) {
+std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool drop_first,
+                                              Interference mode) {
   size_t n = I.size();
-  std::vector<std::vector<size_t>> preds(n);
+  struct Edge {
+    size_t from;
+    bool back;
+  };
+  std::vector<std::vector<Edge>> preds(n);
   for (size_t i = 0; i < n; i++) {
     const Insn &f = I[i];
     auto edge = [&](size_t j) {
       if (j < n)
-        preds[j].push_back(i);
+        preds[j].push_back({i, j <= i});
     };
     if (is_branch(f)) {
       if (auto t = branch_target(i, f, n))
@@ -112,33 +133,57 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
     }
   }
   size_t np = prods.size();
-  // Forward dataflow over producer identities: which are pending at each
-  // instruction (after its waits), and which each wait retires.
-  std::vector<Bits> in(n, Bits(np)), out(n, Bits(np)), retired(n, Bits(np));
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t i = 0; i < n; i++) {
-      Bits st(np);
-      for (size_t p : preds[i])
-        st |= out[p];
-      Bits w(np);
-      unsigned mask = I[i].wait();
-      if (mask)
-        for (size_t x = 0; x < np; x++)
-          if (st.test(x) && (mask >> prods[x].sb & 1)) {
-            w.set(x);
-            st.reset(x);
+  if (np > kMaxProducers || n * np > kMaxStateBits)
+    return std::nullopt; // bounds the dataflow's memory; such kernels are kept
+  // Forward dataflow over producer identities: which are pending on entry to
+  // each instruction (before), after its waits (in), after it (out), and which
+  // each wait retires. across_back: a backward edge carries the state before
+  // the branch's waits.
+  struct Flow {
+    std::vector<Bits> before, in, out, retired;
+  };
+  auto flow = [&](bool across_back) {
+    Flow F{std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np)),
+           std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np))};
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 0; i < n; i++) {
+        Bits st(np);
+        for (const Edge &e : preds[i]) {
+          if (across_back && e.back) {
+            st |= F.before[e.from];
+            for (size_t x : gen[e.from])
+              st.set(x);
+          } else {
+            st |= F.out[e.from];
           }
-      retired[i] = w;
-      in[i] = st;
-      for (size_t x : gen[i])
-        st.set(x);
-      if (!(st == out[i])) {
-        out[i] = std::move(st);
-        changed = true;
+        }
+        if (!(st == F.before[i])) {
+          F.before[i] = st;
+          changed = true;
+        }
+        Bits w(np);
+        unsigned mask = I[i].wait();
+        if (mask)
+          for (size_t x = 0; x < np; x++)
+            if (st.test(x) && (mask >> prods[x].sb & 1)) {
+              w.set(x);
+              st.reset(x);
+            }
+        F.retired[i] = w;
+        F.in[i] = st;
+        for (size_t x : gen[i])
+          st.set(x);
+        if (!(st == F.out[i])) {
+          F.out[i] = std::move(st);
+          changed = true;
+        }
       }
     }
-  }
+    return F;
+  };
+  Flow F = flow(false);
+  const std::vector<Bits> &in = F.in, &retired = F.retired;
   // Groups: a producer that takes a scoreboard still pending shares it.
   std::vector<size_t> group(np);
   for (size_t x = 0; x < np; x++) {
@@ -160,9 +205,47 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
       for (unsigned k = s; k < 6; k++)
         if (!(busy >> k & 1))
           free_left = true;
-      if (!free_left)
-        return std::nullopt; // shared for lack of a free index: not modelled
+      // Shared for lack of a free index while the stack-pointer load (the
+      // first producer, which nvlink drops) is pending: nvlink has an index
+      // more there and allocates differently (not modelled). Without the
+      // stack-pointer load pending, or for a global load (whose indices start
+      // at 2, above the one the stack-pointer load frees), nvlink keeps the
+      // share.
+      bool sp_pending = I[0].lo == kStackPointerLoad && !gen[0].empty() && in[i].test(gen[0].back());
+      if (!free_left && sp_pending && s == 0)
+        return std::nullopt;
     }
+  }
+  // A producer sharing the stack-pointer load's scoreboard: such kernels
+  // (launch_params' k_lb) are not always re-finalized by nvlink; not modelled.
+  if (I[0].lo == kStackPointerLoad && !gen[0].empty())
+    for (size_t x = gen[0].back() + 1; x < np; x++)
+      if (group[x] == gen[0].back())
+        return std::nullopt;
+  // Interference between producers.
+  std::vector<Bits> co(np, Bits(np));
+  auto meet = [&](const Bits &st) {
+    for (size_t k = 0; k < st.w.size(); k++)
+      for (u64 m = st.w[k]; m; m &= m - 1)
+        co[k * 64 + size_t(__builtin_ctzll(m))] |= st;
+  };
+  {
+    Flow G = mode == Interference::kAcrossBackEdge ? flow(true) : Flow{};
+    const Flow &H = mode == Interference::kAcrossBackEdge ? G : F;
+    for (size_t i = 0; i < n; i++) {
+      meet(H.before[i]);
+      meet(H.out[i]);
+    }
+    if (mode == Interference::kLoopHeader)
+      for (size_t h = 0; h < n; h++)
+        for (const Edge &e : preds[h])
+          if (e.back && e.from != h) {
+            Bits st = F.before[h];
+            st |= F.before[e.from];
+            for (size_t x : gen[e.from])
+              st.set(x);
+            meet(st);
+          }
   }
   std::vector<int> assign(np, -1);
   for (size_t x = 0; x < np; x++) {
@@ -177,7 +260,8 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
     }
     unsigned busy = 0;
     for (size_t y = 0; y < np; y++)
-      if (assign[y] >= 0 && (in[i].test(y) || (prods[y].insn == i && y < x)))
+      if (assign[y] >= 0 && (in[i].test(y) || (prods[y].insn == i && y < x) ||
+                             (co[x].test(y) && group[y] != group[x])))
         busy |= 1u << assign[y];
     unsigned s = class_start(I[i], prods[x].read);
     int pick = -1;
@@ -224,14 +308,20 @@ bool reallocate_scoreboards(std::span<u8> code) {
   for (const Insn &f : I)
     if (is_call(f))
       return false;
-  auto self = allocate(I, false);
+  // The model must reproduce ptxas's own allocation (with the stack-pointer
+  // load) bit for bit, and the re-allocation must not depend on how a
+  // backward branch's waits are read (kernels where it does are not
+  // reproduced reliably: docs/notes/refinalization.md); otherwise keep the
+  // input.
+  auto self = allocate(I, false, Interference::kLoopHeader);
   if (!self)
     return false;
   for (size_t i = 0; i < I.size(); i++)
     if (!((*self)[i] == Controls{I[i].wr(), I[i].rd(), I[i].wait()}))
-      return false; // the model does not reproduce ptxas's allocation: keep
-  auto fresh = allocate(I, true);
-  if (!fresh)
+      return false;
+  auto fresh = allocate(I, true, Interference::kLoopHeader);
+  auto cross = allocate(I, true, Interference::kAcrossBackEdge);
+  if (!fresh || !cross || *fresh != *cross)
     return false;
   for (size_t i = 0; i < I.size(); i++) {
     const Controls &c = (*fresh)[i];
@@ -244,8 +334,11 @@ bool reallocate_scoreboards(std::span<u8> code) {
 }
 
 void refinalize_kernels(Context &ctx) {
-  if (!ctx.arch.is_mercury())
+  if (!ctx.arch.is_mercury() || std::getenv("DLINK_RESEARCH_NO_REFINALIZE"))
     return;
+  // Launch bounds do not matter (EIATTR_MAX_THREADS kernels are re-finalized
+  // too); kernels nvlink leaves alone, such as launch_params' k_lb, fail the
+  // model's check on ptxas's own allocation.
   // A kernel with a stack frame of its own (local memory through R1) keeps
   // its code.
   std::unordered_set<const OutputSection *> has_frame;
@@ -259,13 +352,7 @@ void refinalize_kernels(Context &ctx) {
     if (sec->removed || !sec->name.starts_with(".text.") || sec->data.size() != sec->size ||
         has_frame.contains(sec))
       continue;
-    std::string info_name = ".nv.info." + std::string(sec->name.substr(6));
-    const OutputSection *info = find_section(ctx, info_name);
-    if (!info)
-      continue;
-    bool launch_bounds = std::any_of(info->records.begin(), info->records.end(),
-                                     [](const InfoRecord &r) { return r.attr == EIATTR_MAX_THREADS; });
-    if (launch_bounds)
+    if (!find_section(ctx, ".nv.info." + std::string(sec->name.substr(6))))
       continue;
     reallocate_scoreboards(sec->data);
   }

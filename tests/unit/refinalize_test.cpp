@@ -126,3 +126,269 @@ TEST(Refinalize, NeedsStackPointerLoadFirst) {
   EXPECT_FALSE(reallocate_scoreboards(code));
   EXPECT_EQ(code, before);
 }
+
+namespace {
+
+// A block reduction with a loop (probe, sm_100, nvcc -rdc):
+//   buf[t] = in[blockIdx.x * blockDim.x + t]; __syncthreads();
+//   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { buf[t] += buf[t + s]; __syncthreads(); }
+//   if (t == 0) out[blockIdx.x] = buf[0];
+// The loop's STS (0x1c0) takes read scoreboard 1 in nvlink's output although 0 is
+// free there: the STS before the loop (0x110, scoreboard 0) is still pending at
+// the loop head (0x150 waits on it) when the loop's STS arrives there over the
+// backward edge (the LDS at 0x160 of the next iteration waits on it). ptxas's
+// input gave the two stores 1 and 0 (the stack-pointer load held 0 until 0x130).
+const Words kLoopInput = {
+    {0x0000df00ff017b82ull, 0x000e220000000800ull},
+    {0x0000000000007919ull, 0x000e6e0000002100ull},
+    {0x0000e000ff027b82ull, 0x000ea20000000a00ull},
+    {0x00006c00ff0777acull, 0x000e620008000800ull},
+    {0x0000000000077919ull, 0x000e620000002500ull},
+    {0x00006b00ff0877acull, 0x000ee20008000a00ull},
+    {0x0000000707057c24ull, 0x002fc8000f8e0200ull},
+    {0x0000000405027825ull, 0x004fcc00078e0002ull},
+    {0x0000000802027981ull, 0x008ea2000c1e1900ull},
+    {0x00000000000679c3ull, 0x000e620000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe20000000000ull},
+    {0x000000020700788cull, 0x000fe2000bf06070ull},
+    {0x000000ff0000720cull, 0x000fe20003f25270ull},
+    {0x0000000504047290ull, 0x000fc8000fffe0ffull},
+    {0x0000000406047291ull, 0x002fcc000f8ec0ffull},
+    {0x0000000400057c11ull, 0x000fca000f8e10ffull},
+    {0x0000000205007388ull, 0x0043e20000000800ull},
+    {0x0000000000007b1dull, 0x000fec0000010000ull},
+    {0x00000001082c7547ull, 0x001fea000b800000ull},
+    {0x0000000700007c02ull, 0x000fce0008000f00ull},
+    {0x00000001ff027819ull, 0x002fe20000011600ull},
+    {0x0000000005047984ull, 0x001fe20000000800ull},
+    {0x000000030000780cull, 0x000fe40003f04070ull},
+    {0x0000000200007202ull, 0x000fe20000000f00ull},
+    {0x0000000402037824ull, 0x000fcc00078e0205ull},
+    {0x0000000003037984ull, 0x000e240000000800ull},
+    {0x0000000403047221ull, 0x001fca0000000000ull},
+    {0x0000000405007388ull, 0x0001e20000000800ull},
+    {0x0000000000007b1dull, 0x000fec0000010000ull},
+    {0xfffffffc00d80947ull, 0x000fea000383ffffull},
+    {0x000000000000194dull, 0x000fea0003800000ull},
+    {0x00000004ff057984ull, 0x003e220008000800ull},
+    {0x0000e200ff027b82ull, 0x000e640000000a00ull},
+    {0x0000000407027825ull, 0x002fca00078e0002ull},
+    {0x0000000502007986ull, 0x001fe2000c101908ull},
+    {0x000000000000794dull, 0x000fea0003800000ull},
+    {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
+};
+const Words kLoopNvlink = {
+    {0x0000df00ff017b82ull, 0x000fe20000000800ull},
+    {0x0000000000007919ull, 0x000e2e0000002100ull},
+    {0x0000e000ff027b82ull, 0x000e620000000a00ull},
+    {0x00006c00ff0777acull, 0x000e220008000800ull},
+    {0x0000000000077919ull, 0x000e220000002500ull},
+    {0x00006b00ff0877acull, 0x000ea20008000a00ull},
+    {0x0000000707057c24ull, 0x001fc8000f8e0200ull},
+    {0x0000000405027825ull, 0x002fcc00078e0002ull},
+    {0x0000000802027981ull, 0x004ea2000c1e1900ull},
+    {0x00000000000679c3ull, 0x000e220000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe20000000000ull},
+    {0x000000020700788cull, 0x000fe2000bf06070ull},
+    {0x000000ff0000720cull, 0x000fe20003f25270ull},
+    {0x0000000504047290ull, 0x000fc8000fffe0ffull},
+    {0x0000000406047291ull, 0x001fcc000f8ec0ffull},
+    {0x0000000400057c11ull, 0x000fca000f8e10ffull},
+    {0x0000000205007388ull, 0x0041e20000000800ull},
+    {0x0000000000007b1dull, 0x000fec0000010000ull},
+    {0x00000001082c7547ull, 0x000fea000b800000ull},
+    {0x0000000700007c02ull, 0x000fce0008000f00ull},
+    {0x00000001ff027819ull, 0x001fe20000011600ull},
+    {0x0000000005047984ull, 0x002fe20000000800ull},
+    {0x000000030000780cull, 0x000fe40003f04070ull},
+    {0x0000000200007202ull, 0x000fe20000000f00ull},
+    {0x0000000402037824ull, 0x000fcc00078e0205ull},
+    {0x0000000003037984ull, 0x000e240000000800ull},
+    {0x0000000403047221ull, 0x001fca0000000000ull},
+    {0x0000000405007388ull, 0x0003e20000000800ull},
+    {0x0000000000007b1dull, 0x000fec0000010000ull},
+    {0xfffffffc00d80947ull, 0x000fea000383ffffull},
+    {0x000000000000194dull, 0x000fea0003800000ull},
+    {0x00000004ff057984ull, 0x003e220008000800ull},
+    {0x0000e200ff027b82ull, 0x000e640000000a00ull},
+    {0x0000000407027825ull, 0x002fca00078e0002ull},
+    {0x0000000502007986ull, 0x001fe2000c101908ull},
+    {0x000000000000794dull, 0x000fea0003800000ull},
+    {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
+};
+
+} // namespace
+
+TEST(Refinalize, StoreAcrossTheBackwardEdgeMeetsEarlierStore) {
+  std::vector<u8> code = bytes_of(kLoopInput);
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(kLoopNvlink));
+}
+
+namespace {
+
+// static_shared's reduce_sum (sm_100, probe build):
+//   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) buf[t] += buf[t + s]; __syncthreads(); }
+// The loop's STS (0x1b0) is retired by the backward branch (0x1f0); over the
+// backward edge it meets, at the loop head (0x150), the STS before the loop
+// (0x110), still pending there on entry: they interfere, so the loop's STS takes
+// 1 in nvlink's output. ptxas's input, where the stack-pointer load held 0 until
+// 0x130, gave both stores 0 and 1 the other way round.
+const Words kReduceInput = {
+    {0x0000df00ff017b82ull, 0x000e220000000800ull},
+    {0x0000000000067919ull, 0x000e6e0000002100ull},
+    {0x0000e000ff027b82ull, 0x000ea20000000a00ull},
+    {0x00006c00ff0777acull, 0x000e620008000800ull},
+    {0x0000000000077919ull, 0x000e620000002500ull},
+    {0x00006b00ff0877acull, 0x000ee20008000a00ull},
+    {0x0000000707057c24ull, 0x002fc8000f8e0206ull},
+    {0x0000000405027825ull, 0x004fcc00078e0002ull},
+    {0x0000000802027981ull, 0x008ea2000c1e1900ull},
+    {0x00000000000679c3ull, 0x000e620000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe20000000000ull},
+    {0x000000020700788cull, 0x000fe2000bf06070ull},
+    {0x000000ff0600720cull, 0x000fe20003f05270ull},
+    {0x0000000504047290ull, 0x000fc8000fffe0ffull},
+    {0x0000000406047291ull, 0x002fcc000f8ec0ffull},
+    {0x0000000406057c11ull, 0x000fca000f8e10ffull},
+    {0x0000000205007388ull, 0x0043e20000000800ull},
+    {0x0000000000007b1dull, 0x000fec0000010000ull},
+    {0x0000000108307547ull, 0x001fea000b800000ull},
+    {0x0000000700007c02ull, 0x000fce0008000f00ull},
+    {0x00000001ff087819ull, 0x000fc80000011600ull},
+    {0x000000080600720cull, 0x000fda0003f26070ull},
+    {0x0000000408029824ull, 0x002fe200078e0205ull},
+    {0x0000000005039984ull, 0x000fea0000000800ull},
+    {0x0000000002029984ull, 0x000e240000000800ull},
+    {0x0000000302049221ull, 0x001fca0000000000ull},
+    {0x0000000405009388ull, 0x0001e20000000800ull},
+    {0x0000000000007b1dull, 0x000fe20000010000ull},
+    {0x000000030000780cull, 0x000fe20003f24070ull},
+    {0x000000ffff007224ull, 0x000fd800078e0008ull},
+    {0xfffffffc00d41947ull, 0x001fea000383ffffull},
+    {0x000000000000094dull, 0x000fea0003800000ull},
+    {0x00000000000679c3ull, 0x000e220000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe40000000000ull},
+    {0x0000000504047290ull, 0x000fc8000fffe0ffull},
+    {0x0000e200ff027b82ull, 0x002e620000000a00ull},
+    {0x0000000406047291ull, 0x001fe2000f8ec0ffull},
+    {0x0000000407027825ull, 0x002fd000078e0002ull},
+    {0x00000004ff057984ull, 0x000e280008000800ull},
+    {0x0000000502007986ull, 0x001fe2000c101908ull},
+    {0x000000000000794dull, 0x000fea0003800000ull},
+    {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
+};
+const Words kReduceNvlink = {
+    {0x0000df00ff017b82ull, 0x000fe20000000800ull},
+    {0x0000000000067919ull, 0x000e2e0000002100ull},
+    {0x0000e000ff027b82ull, 0x000e620000000a00ull},
+    {0x00006c00ff0777acull, 0x000e220008000800ull},
+    {0x0000000000077919ull, 0x000e220000002500ull},
+    {0x00006b00ff0877acull, 0x000ea20008000a00ull},
+    {0x0000000707057c24ull, 0x001fc8000f8e0206ull},
+    {0x0000000405027825ull, 0x002fcc00078e0002ull},
+    {0x0000000802027981ull, 0x004ea2000c1e1900ull},
+    {0x00000000000679c3ull, 0x000e220000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe20000000000ull},
+    {0x000000020700788cull, 0x000fe2000bf06070ull},
+    {0x000000ff0600720cull, 0x000fe20003f05270ull},
+    {0x0000000504047290ull, 0x000fc8000fffe0ffull},
+    {0x0000000406047291ull, 0x001fcc000f8ec0ffull},
+    {0x0000000406057c11ull, 0x000fca000f8e10ffull},
+    {0x0000000205007388ull, 0x0041e20000000800ull},
+    {0x0000000000007b1dull, 0x000fec0000010000ull},
+    {0x0000000108307547ull, 0x000fea000b800000ull},
+    {0x0000000700007c02ull, 0x000fce0008000f00ull},
+    {0x00000001ff087819ull, 0x000fc80000011600ull},
+    {0x000000080600720cull, 0x000fda0003f26070ull},
+    {0x0000000408029824ull, 0x001fe200078e0205ull},
+    {0x0000000005039984ull, 0x000fea0000000800ull},
+    {0x0000000002029984ull, 0x000e240000000800ull},
+    {0x0000000302049221ull, 0x001fca0000000000ull},
+    {0x0000000405009388ull, 0x0003e20000000800ull},
+    {0x0000000000007b1dull, 0x000fe20000010000ull},
+    {0x000000030000780cull, 0x000fe20003f24070ull},
+    {0x000000ffff007224ull, 0x000fd800078e0008ull},
+    {0xfffffffc00d41947ull, 0x002fea000383ffffull},
+    {0x000000000000094dull, 0x000fea0003800000ull},
+    {0x00000000000679c3ull, 0x000e620000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe40000000000ull},
+    {0x0000000504047290ull, 0x000fc8000fffe0ffull},
+    {0x0000e200ff027b82ull, 0x001e220000000a00ull},
+    {0x0000000406047291ull, 0x002fe2000f8ec0ffull},
+    {0x0000000407027825ull, 0x001fd000078e0002ull},
+    {0x00000004ff057984ull, 0x000e280008000800ull},
+    {0x0000000502007986ull, 0x001fe2000c101908ull},
+    {0x000000000000794dull, 0x000fea0003800000ull},
+    {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
+};
+
+// A reduction over long long (probe): the same loop shape, but ptxas and nvlink
+// both let the loop's STS share the loop's LDS index. The model reproduces
+// nvlink only when a backward branch's waits retire what crosses the edge; the
+// cross-check (waits not applied across the edge) allocates differently, so the
+// kernel is left as ptxas wrote it.
+const Words kReduce64Input = {
+    {0x0000df00ff017b82ull, 0x000e220000000800ull},
+    {0x0000000000027919ull, 0x000e6e0000002100ull},
+    {0x00000000000679c3ull, 0x000ea20000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe20000000000ull},
+    {0x00007100ff0777acull, 0x000ee20008000800ull},
+    {0x000000ffff037224ull, 0x000fe200078e00ffull},
+    {0x0000000504047290ull, 0x000fc4000fffe0ffull},
+    {0x000000ff0700728cull, 0x008fe4000bf05270ull},
+    {0x0000000406047291ull, 0x004fcc000f8ec0ffull},
+    {0x0000000402097c11ull, 0x042fe4000f8e18ffull},
+    {0x000000ff0200720cull, 0x000fc60003f05270ull},
+    {0x0000000209007388ull, 0x0003e20000000a00ull},
+    {0x0000000000007b1dull, 0x000fec0000010000ull},
+    {0x0000000108347547ull, 0x000fea000b800000ull},
+    {0x00007100ff0477acull, 0x000ea40008000800ull},
+    {0x0000000400007c02ull, 0x004fce0008000f00ull},
+    {0x000000000200720cull, 0x000fda0003f26070ull},
+    {0x0000000800089824ull, 0x000fe200078e0209ull},
+    {0x0000000009069984ull, 0x000fe80000000a00ull},
+    {0x0000000008049984ull, 0x000ea40000000a00ull},
+    {0x0000000604049210ull, 0x004fca0007f5e0ffull},
+    {0x0000000105059824ull, 0x000fca00010e0607ull},
+    {0x0000000409009388ull, 0x0005e20000000a00ull},
+    {0x0000000000007b1dull, 0x000fe20000010000ull},
+    {0x000000010000780cull, 0x000fe40003f24070ull},
+    {0x00000001ff007819ull, 0x000fd60000011600ull},
+    {0xfffffffc00d41947ull, 0x004fea000383ffffull},
+    {0x000000000000094dull, 0x000fea0003800000ull},
+    {0x00000000000679c3ull, 0x000ea20000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe20000000000ull},
+    {0x0000000000077919ull, 0x000ee20000002500ull},
+    {0x0000000504047290ull, 0x000fc8000fffe0ffull},
+    {0x0000e000ff047b82ull, 0x000ee20000000a00ull},
+    {0x0000000406047291ull, 0x004fd2000f8ec0ffull},
+    {0x00000004ff027984ull, 0x002e640008000a00ull},
+    {0x00006b00ff0477acull, 0x000e620008000a00ull},
+    {0x0000000807047825ull, 0x008fca00078e0004ull},
+    {0x0000000204007986ull, 0x002fe2000c101b04ull},
+    {0x000000000000794dull, 0x000fea0003800000ull},
+    {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
+};
+
+} // namespace
+
+TEST(Refinalize, LoopHeadMeetsWhatCrossesTheBackwardEdge) {
+  std::vector<u8> code = bytes_of(kReduceInput);
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(kReduceNvlink));
+}
+
+TEST(Refinalize, LeavesKernelWhoseBackwardEdgeReadingMatters) {
+  std::vector<u8> code = bytes_of(kReduce64Input), before = code;
+  EXPECT_FALSE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, before);
+}

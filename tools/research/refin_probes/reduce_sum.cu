@@ -1,0 +1,11 @@
+__global__ void reduce_sum(const float *in, float *out) {
+  __shared__ float buf[256];
+  unsigned t = threadIdx.x;
+  buf[t] = in[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) buf[t] += buf[t + s];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = buf[0];
+}
