@@ -6,11 +6,17 @@
 // child kernel launched only from a pruned parent). Edges are the
 // caller -> callee pairs of each input's .nv.callgraph; global functions are
 // matched by name across inputs, local (static) functions only within their
-// own input. The result is stored per input, per symbol index, in ctx.
+// own input. A weak function's edges count only from the inputs whose copy
+// held the definition when that input was merged (OutputModel::weak_holders):
+// a later copy that loses to an earlier one adds no edge, so the local
+// helpers only it calls are dead; a copy replaced later keeps its edges
+// (docs/notes/semantics-findings.md §15.6). The result is stored per input,
+// per symbol index, in ctx.
 #include "dead_code.h"
 
 #include "dlink/host_object.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -56,6 +62,15 @@ bool KernelFilter::keeps(std::string_view kernel) const {
   return false;
 }
 
+bool weak_copy_held(const Context &ctx, const InputObject &obj, const ElfSymbol &sym) {
+  if (sym.type() != STT_FUNC || sym.bind() != STB_WEAK || sym.shndx == SHN_UNDEF)
+    return true;
+  auto it = ctx.out.weak_holders.find(sym.name);
+  if (it == ctx.out.weak_holders.end())
+    return true;
+  return std::find(it->second.begin(), it->second.end(), obj.index) != it->second.end();
+}
+
 void find_live_functions(Context &ctx) {
   const KernelFilter filter = kernel_filter(ctx);
   std::map<FunctionKey, std::vector<FunctionKey>> edges;
@@ -87,6 +102,8 @@ void find_live_functions(Context &ctx) {
         continue;
       }
       if (block != 1 || a >= obj->symbols.size() || static_cast<u32>(b) >= obj->symbols.size())
+        continue;
+      if (!weak_copy_held(ctx, *obj, obj->symbols[a]))
         continue;
       edges[key_of(*obj, obj->symbols[a])].push_back(
           key_of(*obj, obj->symbols[static_cast<u32>(b)]));

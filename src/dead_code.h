@@ -36,7 +36,14 @@ KernelFilter kernel_filter(const Context &ctx);
 // from a kernel through the inputs' call graphs. nvlink drops unreachable
 // functions before merging: their sections, symbols, relocations, metadata
 // and even their names never reach the output. Variables are never removed.
+// Call edges of a weak function's copy count only where that copy held the
+// definition when its input was merged (ctx.out.weak_holders, filled by
+// choose_weak_definitions, which runs first).
 void find_live_functions(Context &ctx);
+
+// Whether `sym` of `obj` is not a weak function definition, or is one whose
+// copy held the definition when `obj` was merged (a holder, final or replaced).
+bool weak_copy_held(const Context &ctx, const InputObject &obj, const ElfSymbol &sym);
 
 // Whether function symbol `index` of `obj` survives (true for non-functions).
 bool is_live_function(const Context &ctx, const InputObject &obj, u32 index);
