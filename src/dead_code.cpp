@@ -10,12 +10,17 @@
 // does: nvlink kept a child kernel launched only from a pruned parent), but
 // they are no roots: the functions they call survive only if reached some
 // other way (probes c1/c4/c7/c8/c9, docs/notes/semantics-findings.md
-// "Address-taken functions"). The result is stored per input, per symbol
-// index, in ctx.
+// "Address-taken functions"). A weak function's edges count only from the
+// inputs whose copy held the definition when that input was merged
+// (OutputModel::weak_holders): a later copy that loses to an earlier one adds
+// no edge, so the local helpers only it calls are dead; a copy replaced later
+// keeps its edges (semantics-findings.md §15.6). The result is stored per
+// input, per symbol index, in ctx.
 #include "dead_code.h"
 
 #include "dlink/host_object.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -61,6 +66,15 @@ bool KernelFilter::keeps(std::string_view kernel) const {
   return false;
 }
 
+bool weak_copy_held(const Context &ctx, const InputObject &obj, const ElfSymbol &sym) {
+  if (sym.type() != STT_FUNC || sym.bind() != STB_WEAK || sym.shndx == SHN_UNDEF)
+    return true;
+  auto it = ctx.out.weak_holders.find(sym.name);
+  if (it == ctx.out.weak_holders.end())
+    return true;
+  return std::find(it->second.begin(), it->second.end(), obj.index) != it->second.end();
+}
+
 void find_live_functions(Context &ctx) {
   const KernelFilter filter = kernel_filter(ctx);
   std::map<FunctionKey, std::vector<FunctionKey>> edges;
@@ -100,6 +114,8 @@ void find_live_functions(Context &ctx) {
         continue;
       if (block == 2)
         taken.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
+      else if (!weak_copy_held(ctx, *obj, obj->symbols[a]))
+        continue; // a losing weak copy's calls do not count
       else if (block == 3)
         sites.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
       else if (block == 1 && static_cast<u32>(b) < obj->symbols.size())

@@ -39,8 +39,15 @@ KernelFilter kernel_filter(const Context &ctx);
 // (host-reference pruning: address-taken kernels are roots). nvlink drops
 // the other functions before merging: their sections, symbols, relocations,
 // metadata and even their names never reach the output. Variables are never
-// removed (docs/notes/semantics-findings.md §19).
+// removed (docs/notes/semantics-findings.md §19). Call edges of a weak
+// function's copy count only where that copy held the definition when its
+// input was merged (ctx.out.weak_holders, filled by choose_weak_definitions,
+// which runs first).
 void find_live_functions(Context &ctx);
+
+// Whether `sym` of `obj` is not a weak function definition, or is one whose
+// copy held the definition when `obj` was merged (a holder, final or replaced).
+bool weak_copy_held(const Context &ctx, const InputObject &obj, const ElfSymbol &sym);
 
 // Whether function symbol `index` of `obj` survives (true for non-functions).
 bool is_live_function(const Context &ctx, const InputObject &obj, u32 index);

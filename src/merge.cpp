@@ -132,8 +132,10 @@ public:
     obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
     for (u32 k = 0; k < obj_.symbols.size(); k++)
       obj_.dropped_debug_copies[k] =
-          (discarded_[k] && !winner_elsewhere_.count(k)) || later_weak_copy_.count(k) ||
-          passed_over_copy(k) || (winner_elsewhere_.count(k) && first_copy_banked(obj_.symbols[k].name));
+          // (A later holder replaced in its turn, mid of wide:mid:narrow, is
+          // in later_weak_copy_ too: its records stay, as in merge_relocs.)
+          (!winner_elsewhere_.count(k) && (discarded_[k] || later_weak_copy_.count(k))) ||
+          passed_over_copy(k) || (winner_elsewhere_.count(k) && frames_not_rewritten(obj_.symbols[k].name));
     for (const ElfSymbol &s : obj_.symbols)
       if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF)
         ctx_.out.weak_function_names.insert(s.name);
@@ -344,7 +346,7 @@ private:
           const ElfSymbol &s = obj_.symbols[r.sym];
           bool lost_copy = (discarded_[r.sym] && !winner_elsewhere_.count(r.sym)) ||
                            later_weak_copy_.count(r.sym) || passed_over_copy(r.sym) ||
-                           (winner_elsewhere_.count(r.sym) && first_copy_banked(s.name));
+                           (winner_elsewhere_.count(r.sym) && frames_not_rewritten(s.name));
           if (s.type() == STT_FUNC && (!is_live_function(ctx_, obj_, r.sym) || lost_copy))
             e.keep = false;
           if (s.type() == STT_FUNC && s.bind() == STB_WEAK && r.offset == e.start + 20)
@@ -390,7 +392,7 @@ private:
   // copies' rows added: merged_holder_fde, §15.5.)
   std::optional<std::vector<u8>> weak_holder_frame(std::string_view fn, u64 fde_start) {
     auto it = ctx_.out.weak_holders.find(fn);
-    if (it == ctx_.out.weak_holders.end() || it->second.size() < 2 || first_copy_banked(fn))
+    if (it == ctx_.out.weak_holders.end() || it->second.size() < 2 || frames_not_rewritten(fn))
       return std::nullopt;
     const std::vector<u32> &holders = it->second;
     if (holders.front() == obj_.index) {
@@ -493,14 +495,9 @@ private:
           anchors.emplace_back(sann[i].second, mann[i].second);
     const ElfSection &text = winner.elf.sections[*text_idx];
     std::span<const u8> code(text.data.data(), text.data.size());
-    // Only code nvlink finalizes again from its capsule gets the rows: not
-    // a function with a CALL (0x943/0x944), whose SASS FDE is copied
-    // (probes with sqrtf/division slow paths; refinalization.md).
-    for (size_t s = 0; s + 16 <= code.size(); s += 16) {
-      u64 op = read_le<u64>(code.data() + s) & 0xfff;
-      if (op == 0x943 || op == 0x944)
-        return std::nullopt;
-    }
+    // (A kept copy with a CALL gets the rows too: the copies that seemed to
+    // say otherwise had a first definer with relocations, whose frames are
+    // not rewritten at all, frames_not_rewritten; §15.6.)
     std::vector<FrameRow> added;
     for (size_t h = 0; h + 1 < holders.size(); h++) {
       const InputObject *o = input_by_index(holders[h]);
@@ -591,19 +588,37 @@ private:
            std::find(it->second.begin(), it->second.end(), obj_.index) == it->second.end();
   }
 
-  // Whether the first definer's copy of weak function `fn` has its own
-  // constant bank with a relocation section (".rela.nv.constant2.<fn>":
-  // sm_90+; sm_75-89 banks have none). Then nvlink does not rewrite the
-  // frame entries when the kept copy changes hands: the debug records of
-  // the copies merged before the kept one go (sm_100+: their entries too),
-  // and the kept copy keeps its own (probes a2:b0, a2:c1:b0, a2:ub0 vs
-  // ua2:b0 on sm_90/sm_100/sm_120; §6).
-  bool first_copy_banked(std::string_view fn) const {
+  // Whether nvlink leaves the frame entries alone when the kept copy of weak
+  // function `fn` changes hands: where the first definer's copy has its own
+  // constant bank with a relocation section (".rela.nv.constant2.<fn>";
+  // sm_75-89 banks have none), or, sm_90+, where a copy that held the
+  // function and was replaced (the first definer, or a later holder that
+  // lost in its turn: mid of wide:mid:narrow) has code relocations
+  // (".rela.text.<fn>": calls, __device__ variables). Then the debug
+  // records of the copies merged before the kept one go (sm_100+: their
+  // entries too), and the kept copy keeps its own (probes a2:b0, a2:c1:b0,
+  // a2:ub0 vs ua2:b0 on sm_90/sm_100/sm_120, §6; §15.6). sm_75-89 keep
+  // them whatever the code relocations; the final holder's do not count.
+  bool frames_not_rewritten(std::string_view fn) const {
     auto it = ctx_.out.weak_holders.find(fn);
     if (it == ctx_.out.weak_holders.end() || it->second.size() < 2)
       return false;
     const InputObject *first = input_by_index(it->second.front());
-    return first && first->elf.find_section(".rela.nv.constant2." + std::string(fn)).has_value();
+    if (first && first->elf.find_section(".rela.nv.constant2." + std::string(fn)))
+      return true;
+    if (ctx_.arch.sm < 90)
+      return false;
+    std::string text = ".text." + std::string(fn);
+    for (size_t h = 0; h + 1 < it->second.size(); h++) {
+      const InputObject *o = input_by_index(it->second[h]);
+      if (!o)
+        continue;
+      for (const ElfSection &sec : o->elf.sections)
+        if ((sec.type == SHT_RELA || sec.type == SHT_REL) && sec.info < o->elf.sections.size() &&
+            o->elf.sections[sec.info].name == text)
+          return true;
+    }
+    return false;
   }
 
   const InputObject *input_by_index(u32 index) const {
@@ -750,6 +765,17 @@ private:
           create_section(ctx_, in_section(s.shndx).name, in_section(s.shndx).type,
                          in_section(s.shndx).flags & ~u64(SHF_INFO_LINK),
                          in_section(s.shndx).addralign, in_section(s.shndx).entsize);
+        // A weak kernel (template __global__) also places its .nv.info.<k>
+        // and .nv.shared.<k> here, as map_function_sections would (a
+        // replaced tk<float>: the names follow .text.<k> in .shstrtab).
+        if (s.other & STO_CUDA_ENTRY) {
+          std::string info_name = ".nv.info." + std::string(s.name);
+          if (input_section_named(info_name) && !find_section(ctx_, info_name))
+            create_section(ctx_, info_name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+          std::string shared_name = ".nv.shared." + std::string(s.name);
+          if (!find_section(ctx_, shared_name))
+            create_section(ctx_, shared_name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, 4);
+        }
         discarded_[i] = true;
         winner_elsewhere_.insert(i);
         continue;
@@ -958,8 +984,19 @@ private:
       if (kind == SectionKind::Callgraph || kind == SectionKind::Prototype ||
           kind == SectionKind::Note)
         continue;
-      if (is_dead_section(s.shndx))
+      if (is_dead_section(s.shndx)) {
+        // sm_75-90: the parameter bank of a replaced weak kernel (template
+        // __global__) keeps this first copy's place, empty until the kept
+        // copy's bank fills it (§15.6).
+        if (in.name.starts_with(".nv.constant0.") && !ctx_.arch.is_mercury() &&
+            !find_section(ctx_, in.name))
+          if (auto k = defined_function(in.name.substr(14));
+              k && winner_elsewhere_.count(*k) && !passed_over_copy(*k) &&
+              (obj_.symbols[*k].other & STO_CUDA_ENTRY))
+            create_section(ctx_, in.name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
+                           in.entsize);
         continue;
+      }
       OutputSection *sec = map_section(s.shndx);
       sym_map_[i] = sec ? sec->symbol : nullptr;
     }
@@ -1157,10 +1194,17 @@ private:
     if (classify_section(target.name, target.type) != SectionKind::Text)
       return;
     auto k = defined_function(target.name.substr(6));
-    if (!k || !winner_elsewhere_.count(*k))
+    // (Only a copy that held the function: one passed over, never better
+    // than the copy held when it was merged, leaves nothing; §15.6.)
+    if (!k || !winner_elsewhere_.count(*k) || passed_over_copy(*k))
       return;
-    if (OutputSection *text = find_section(ctx_, target.name))
+    // (The REL twin too, by the rule of merge_relocs: a replaced copy
+    // calling a local slow-path helper, weak_helper_replaced; §15.6.)
+    if (OutputSection *text = find_section(ctx_, target.name)) {
       reloc_section_for(ctx_, text, in.type == SHT_RELA);
+      if (in.type == SHT_RELA && wants_rel_twin(in, read_relocs(in)))
+        reloc_section_for(ctx_, text, false);
+    }
   }
 
   // Shared variables and bound texture references a removed function refers to.
@@ -1202,6 +1246,33 @@ private:
     return r.sym && r.sym < obj_.symbols.size() && is_bound_texture_type(obj_.symbols[r.sym].type());
   }
 
+  // Whether nvlink also creates the REL twin of RELA section `in`.
+  bool wants_rel_twin(const ElfSection &in, const std::vector<ElfReloc> &relocs) const {
+    // nvlink also creates the REL twin of a RELA section when a relocation
+    // without addend follows the section's first relocation (measured over
+    // the golden corpus and random call graphs; the twin is dropped again if
+    // it stays empty, its name stays in .shstrtab). On sm_100+ the rule runs
+    // over the Mercury twin's relocations, which can hold more (one against
+    // .nv.reservedSmem.cap before a shared-memory reference) and none for
+    // values resolved into the capsule.
+    auto plain = [](const ElfReloc &r) { return r.addend == 0; };
+    std::vector<ElfReloc> merc_relocs;
+    if (ctx_.arch.is_mercury())
+      if (auto twin = obj_.elf.find_section(".nv.merc" + std::string(in.name)))
+        merc_relocs = read_relocs(obj_.elf.sections[*twin]);
+    const std::vector<ElfReloc> &order = merc_relocs.empty() ? relocs : merc_relocs;
+    bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
+    // (sm_100+ input without Mercury relocations: also when every relocation
+    // has no addend, unless it is a lone one against a bound texture
+    // reference or a __constant__ variable.)
+    auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
+    bool lone_resolved = relocs.size() == 1 && (references_bound_texture(relocs.front()) ||
+                                                references_constant_variable(relocs.front()));
+    bool all_plain = ctx_.arch.is_mercury() && merc_relocs.empty() && no_addend > 0 &&
+                     static_cast<size_t>(no_addend) == relocs.size() && !lone_resolved;
+    return plain_after_first || all_plain;
+  }
+
   void merge_relocs(const ElfSection &in) {
     if (in.info >= sec_map_.size())
       ctx_.diag.fatal("section not mapped");
@@ -1225,29 +1296,7 @@ private:
             ctx_.out.optimizer_relas.end())
       ctx_.out.optimizer_relas.push_back(out);
     std::vector<ElfReloc> relocs = read_relocs(in);
-    // nvlink also creates the REL twin of a RELA section when a relocation
-    // without addend follows the section's first relocation (measured over
-    // the golden corpus and random call graphs; the twin is dropped again if
-    // it stays empty, its name stays in .shstrtab). On sm_100+ the rule runs
-    // over the Mercury twin's relocations, which can hold more (one against
-    // .nv.reservedSmem.cap before a shared-memory reference) and none for
-    // values resolved into the capsule.
-    auto plain = [](const ElfReloc &r) { return r.addend == 0; };
-    std::vector<ElfReloc> merc_relocs;
-    if (ctx_.arch.is_mercury())
-      if (auto twin = obj_.elf.find_section(".nv.merc" + std::string(in.name)))
-        merc_relocs = read_relocs(obj_.elf.sections[*twin]);
-    const std::vector<ElfReloc> &order = merc_relocs.empty() ? relocs : merc_relocs;
-    bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
-    // (sm_100+ input without Mercury relocations: also when every relocation
-    // has no addend, unless it is a lone one against a bound texture
-    // reference or a __constant__ variable.)
-    auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
-    bool lone_resolved = relocs.size() == 1 && (references_bound_texture(relocs.front()) ||
-                                                references_constant_variable(relocs.front()));
-    bool all_plain = ctx_.arch.is_mercury() && merc_relocs.empty() && no_addend > 0 &&
-                     static_cast<size_t>(no_addend) == relocs.size() && !lone_resolved;
-    if (rela && (plain_after_first || all_plain))
+    if (rela && wants_rel_twin(in, relocs))
       reloc_section_for(ctx_, target, false);
     for (const ElfReloc &r : relocs) {
       // References to removed functions vanish, except the clears that
@@ -1259,7 +1308,7 @@ private:
       if (known && !(in_section(in.info).flags & SHF_ALLOC) &&
           ((!winner_elsewhere_.count(r.sym) && (discarded_[r.sym] || later_weak_copy_.count(r.sym))) ||
            passed_over_copy(r.sym) ||
-           (winner_elsewhere_.count(r.sym) && first_copy_banked(obj_.symbols[r.sym].name))))
+           (winner_elsewhere_.count(r.sym) && frames_not_rewritten(obj_.symbols[r.sym].name))))
         continue;
       if (dead_target && r.type != 0x48 && r.type != 0x49)
         continue;
@@ -1295,7 +1344,10 @@ private:
       }
       switch (block) {
       case 1:
-        if (a < obj_.symbols.size() && !dropped_function(a)) {
+        // A weak copy replaced by a later input's keeps its edges (caller
+        // the kept definition); a later copy that lost adds none (§15.6).
+        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a) &&
+            (!discarded_[a] || (winner_elsewhere_.count(a) && weak_copy_held(ctx_, obj_, obj_.symbols[a])))) {
           // A kept address-taken function may call functions that did not
           // survive (dead_code.h): the edge leaves .nv.callgraph but
           // -dump-callgraph still lists it.
@@ -1484,9 +1536,9 @@ void merge_inputs(Context &ctx) {
   ctx.out.section_by_name.reserve(sections);
   ctx.out.global_by_name.reserve(symbols);
   create_skeleton(ctx);
+  choose_weak_definitions(ctx); // (liveness needs the holders)
   find_live_functions(ctx);
   ctx.out.constant_bank.enabled = kernel_filter(ctx).mode != KernelFilter::Mode::All;
-  choose_weak_definitions(ctx);
   collect_prototype_strings(ctx);
   for (InputObject *obj : ctx.inputs) {
     InputMerger merger(ctx, *obj);
