@@ -126,8 +126,13 @@ void find_live_functions(Context &ctx) {
   // Pruning by host references keeps every kernel whose address is taken
   // (a kernel launched from the device) as a root; -kernels-used only keeps
   // it, like any other address-taken function (probes h2.o and a.o with
-  // libcudadevrt: f called by child kernel kc survives only in the first).
-  if (filter.mode == KernelFilter::Mode::HostReferences)
+  // libcudadevrt: f called by child kernel kc survives only in the first),
+  // when it keeps exactly one kernel: with none or several, such kernels are
+  // roots again (probe c3.cu: kc's callee fb stays with -kernels-used=k0,k1
+  // or =zzz, goes with =k0; docs/notes/inputs.md §10).
+  ctx.kept_kernel_count = reached.size();
+  if (filter.mode == KernelFilter::Mode::HostReferences ||
+      (filter.mode == KernelFilter::Mode::KernelsUsed && ctx.kept_kernel_count != 1))
     for (const auto &[target, target_proto] : taken)
       if (kernel_keys.count(target) && reached.insert(target).second)
         work.push_back(target);

@@ -20,7 +20,9 @@ namespace dlink {
 //     object, no cubin archive member) and one of their .nvHRKE/.nvHRKI
 //     sections is longer than one NUL byte, only kernels matching one of
 //     those glob patterns (none at all for an `ld -r` object whose lists are
-//     "\0\0": nvlink then drops every kernel).
+//     "\0\0": nvlink then drops every kernel). The lists of a cudadevrt
+//     archive's members (input_files.h is_cudadevrt_name) do not switch this
+//     on, but once on, their patterns count too.
 //     -use-host-info changes nothing.
 //   * otherwise every kernel.
 // Variables are never removed.
@@ -36,7 +38,8 @@ KernelFilter kernel_filter(const Context &ctx);
 // from a kernel through the inputs' call graphs (direct calls, and indirect
 // call sites to the address-taken functions with the site's prototype).
 // Address-taken functions are kept too, without following their calls
-// (host-reference pruning: address-taken kernels are roots). nvlink drops
+// (address-taken kernels are roots under host-reference pruning, and under
+// -kernels-used unless it keeps exactly one kernel: ctx.kept_kernel_count). nvlink drops
 // the other functions before merging: their sections, symbols, relocations,
 // metadata and even their names never reach the output. Variables are never
 // removed (docs/notes/semantics-findings.md §19). Call edges of a weak

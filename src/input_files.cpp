@@ -222,7 +222,7 @@ private:
       if (is_cuda_elf(bytes))
         read_cubin_file(path, bytes);
       else if (is_host_object_file(bytes))
-        read_host_object(path, bytes, false);
+        read_host_object(path, bytes, false, is_cudadevrt_name(path));
       else if (archive)
         read_archive_file(path, bytes, st);
       return;
@@ -232,7 +232,7 @@ private:
       return;
     case Ext::Other:
       if (is_host_object_file(bytes))
-        read_host_object(path, bytes, false);
+        read_host_object(path, bytes, false, is_cudadevrt_name(path));
       else if (archive)
         read_archive_file(path, bytes, st);
       return;
@@ -271,7 +271,9 @@ private:
 
   // ---- host objects ----
 
-  void read_host_object(std::string_view name, std::span<const u8> bytes, bool member) {
+  // `cudadevrt`: read from a cudadevrt archive or file (is_cudadevrt_name).
+  void read_host_object(std::string_view name, std::span<const u8> bytes, bool member,
+                        bool cudadevrt) {
     if (!member)
       stop_if_reader_failed("elfLink internal error");
     HostObject ho;
@@ -288,7 +290,13 @@ private:
     if (!ho.host_refs.present || !ho.is_relocatable()) {
       ctx_.all_inputs_have_host_refs = false;
     } else {
-      ctx_.host_refs_list_kernels |= ho.host_refs.lists_kernels();
+      // The lists of a cudadevrt object (an archive or host object file
+      // whose name contains "cudadevrt", even with -keep-system-libraries)
+      // do not switch host-reference pruning on; once another object's
+      // lists have, its kernel patterns count like any others
+      // (docs/notes/inputs.md §10).
+      if (!cudadevrt)
+        ctx_.host_refs_list_kernels |= ho.host_refs.lists_kernels();
       for (auto *list : {&ho.host_refs.kernels_external, &ho.host_refs.kernels_internal})
         ctx_.host_kernel_patterns.insert(ctx_.host_kernel_patterns.end(), list->begin(),
                                          list->end());
@@ -514,8 +522,7 @@ private:
     // The same archive file (however it is named) is read only once.
     if (!archives_used_.insert({st.st_dev, st.st_ino}).second)
       return;
-    const bool system = base_name(path).find("cudadevrt") != std::string_view::npos &&
-                        !ctx_.opts.keep_system_libraries;
+    const bool system = is_cudadevrt_name(path) && !ctx_.opts.keep_system_libraries;
     for (const ArchiveMember &m : members) {
       if (system && !have_undefined())
         break;
@@ -525,7 +532,7 @@ private:
         continue;
       }
       if (is_host_object_file(m.data))
-        read_host_object(name, m.data, /*member=*/true);
+        read_host_object(name, m.data, /*member=*/true, is_cudadevrt_name(path));
       else
         ctx_.all_inputs_have_host_refs = false;
     }
@@ -601,6 +608,10 @@ bool InputReader::zstd_content_smaller_than_declared(const FatbinEntry &entry) {
 }
 
 } // namespace
+
+bool is_cudadevrt_name(std::string_view path) {
+  return base_name(path).find("cudadevrt") != std::string_view::npos;
+}
 
 void read_inputs(Context &ctx) {
   InputReader(ctx).run();

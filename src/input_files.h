@@ -13,4 +13,10 @@ namespace dlink {
 // host-reference information kernel pruning needs.
 void read_inputs(Context &ctx);
 
+// Whether nvlink treats the file at `path` as the cudadevrt system library:
+// its base name contains "cudadevrt" (case-sensitive; libxcudadevrt.a,
+// cudadevrt.a and a host object mycudadevrt.o do, libCUDADEVRT.a does not).
+// For archive members, the archive's path counts.
+bool is_cudadevrt_name(std::string_view path);
+
 } // namespace dlink

@@ -83,6 +83,9 @@ struct OutputSymbol {
     u64 size = 0;
     u32 index = 0;
   } merc;
+  // A kernel kept by -kernels-used only because its address is taken
+  // (merge.cpp is_non_root_kernel): no MIN_STACK_SIZE record.
+  bool non_root_entry = false;
   bool removed = false;
   const InputObject *defined_in = nullptr;
   const InputObject *first_referenced_in = nullptr;
@@ -119,6 +122,7 @@ struct InfoRecord {
   // EXTERNS: the symbols listed.
   std::vector<OutputSymbol *> syms;
   bool moved_to_end = false; // EXTERNS re-created at the end of its section
+  bool added = false;        // EXTERNS the link created for a kernel that had none
   bool bank_tail = false;     // sm_100+: parameter-bank record re-added after the merge
 };
 
@@ -380,6 +384,9 @@ struct Context {
   bool all_inputs_have_host_refs = true;
   bool host_refs_list_kernels = false;
   std::vector<std::string_view> host_kernel_patterns;
+  // Set by find_live_functions (dead_code.h): how many kernels the kernel
+  // filter keeps (every kernel without pruning).
+  size_t kept_kernel_count = 0;
   OutputModel out;
   ElfFile output_elf; // the output, its section bytes still in the sections
 };

@@ -259,14 +259,18 @@ private:
         }
         sec->records.push_back(std::move(r));
       }
-      if (sass_externs && sass_externs->moved_to_end)
-        sec->records.push_back(*sass_externs);
       // Records the link adds to a kernel (the named barriers it reaches, a
       // recursive kernel's unknown call-return stack size) go last; where
       // the input has them, they take the link's value.
       // (In the SASS records' order: CRS_STACK_SIZE before an added
       // NUM_BARRIERS.)
+      // An EXTERNS the link created for a kernel that had none comes among
+      // them, in the SASS records' order.
       for (const InfoRecord &sass : info->records) {
+        if (sass.attr == EIATTR_EXTERNS && sass.added) {
+          sec->records.push_back(sass);
+          continue;
+        }
         if (sass.attr != EIATTR_NUM_BARRIERS && sass.attr != EIATTR_CRS_STACK_SIZE)
           continue;
         auto merc = std::find_if(sec->records.begin(), sec->records.end(),
@@ -278,6 +282,9 @@ private:
           merc->payload = sass.payload;
         }
       }
+      // A moved EXTERNS comes after them (as in the SASS section).
+      if (sass_externs && sass_externs->moved_to_end)
+        sec->records.push_back(*sass_externs);
     }
   }
 

@@ -726,7 +726,8 @@ private:
 
   // Pass 1.
   void merge_function_symbols() {
-    const bool host_pruning = kernel_filter(ctx_).mode == KernelFilter::Mode::HostReferences;
+    const KernelFilter filter = kernel_filter(ctx_);
+    const bool host_pruning = filter.mode == KernelFilter::Mode::HostReferences;
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
       const ElfSymbol &s = obj_.symbols[i];
       if (host_pruning && s.type() == STT_FUNC && !is_live_function(ctx_, obj_, i) &&
@@ -745,7 +746,7 @@ private:
       if (s.type() != STT_FUNC || !is_live_function(ctx_, obj_, i))
         continue;
       if (s.bind() == STB_LOCAL) {
-        merge_local_function(i, s);
+        merge_local_function(i, s, filter);
         continue;
       }
       OutputSymbol *out = find_global(ctx_, s.name);
@@ -791,26 +792,38 @@ private:
         multiple_definition_ = true;
         continue;
       }
-      OutputSection *text = map_function_sections(s);
+      OutputSection *text = map_function_sections(s, filter);
       define(out, s, text, sec_off_[s.shndx]);
+      out->non_root_entry = is_non_root_kernel(filter, s);
       text->func = out;
     }
   }
 
-  void merge_local_function(u32 i, const ElfSymbol &s) {
+  void merge_local_function(u32 i, const ElfSymbol &s, const KernelFilter &filter) {
     OutputSymbol *out = create_local(ctx_, s.name);
     sym_map_[i] = out;
     if (s.shndx == SHN_UNDEF)
       return;
-    OutputSection *text = map_function_sections(s);
+    OutputSection *text = map_function_sections(s, filter);
     define(out, s, text, sec_off_[s.shndx]);
+    out->non_root_entry = is_non_root_kernel(filter, s);
     text->func = out;
   }
 
+  // A kernel kept under -kernels-used/-variables-used only because its
+  // address is taken (a child kernel launched from the device,
+  // libcudadevrt's memcpy/memset kernels): nvlink merges it like a device
+  // function (no .nv.info.<k>/.nv.shared.<k> in pass 1, no MIN_STACK_SIZE),
+  // though its symbol stays an entry (docs/notes/inputs.md §10).
+  static bool is_non_root_kernel(const KernelFilter &filter, const ElfSymbol &s) {
+    return filter.mode == KernelFilter::Mode::KernelsUsed && (s.other & STO_CUDA_ENTRY) &&
+           !filter.keeps(s.name);
+  }
+
   // The function's .text, then .nv.info.<f>, then for kernels .nv.shared.<k>.
-  OutputSection *map_function_sections(const ElfSymbol &s) {
+  OutputSection *map_function_sections(const ElfSymbol &s, const KernelFilter &filter) {
     OutputSection *text = map_section(s.shndx);
-    if (s.other & STO_CUDA_ENTRY) {
+    if ((s.other & STO_CUDA_ENTRY) && !is_non_root_kernel(filter, s)) {
       // Kernels get their .nv.info.<k> here; other functions when pass 4
       // reaches the section.
       std::string info_name = ".nv.info." + std::string(s.name);

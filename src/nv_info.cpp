@@ -170,8 +170,18 @@ void build_nv_info(Context &ctx) {
     if (sym->in_local_array || (!sym->is_section_symbol && sym->type == STT_FUNC))
       kernels.push_back(sym);
   kernels.insert(kernels.end(), ctx.out.globals.begin(), ctx.out.globals.end());
+  // With exactly one kernel that is not kept by -kernels-used just for its
+  // address, nvlink gives that kernel alone a MIN_STACK_SIZE and lets it use
+  // the barriers of every function; otherwise every kernel has one, those
+  // kept for their address included (docs/notes/inputs.md §10).
+  const size_t root_kernel_count =
+      std::count_if(kernels.begin(), kernels.end(), [](const OutputSymbol *k) {
+        return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry() &&
+               !k->non_root_entry;
+      });
   for (OutputSymbol *sym : kernels) {
-    if (sym->removed || !sym->defined() || sym->type != STT_FUNC || !sym->is_entry())
+    if (sym->removed || !sym->defined() || sym->type != STT_FUNC || !sym->is_entry() ||
+        (sym->non_root_entry && root_kernel_count == 1))
       continue;
     Walk w = walk(sym);
     // One warning per call from the kernel into a subgraph that holds a
@@ -207,6 +217,12 @@ void build_nv_info(Context &ctx) {
       if (r.attr == EIATTR_EXTERNS)
         externs_of[sec->func].insert(externs_of[sec->func].end(), r.syms.begin(), r.syms.end());
   }
+  std::set<const OutputSymbol *> uses_ctaid_z;
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::FunctionInfo && sec->func && !sec->removed)
+      for (const InfoRecord &r : sec->records)
+        if (r.attr == EIATTR_CTAIDZ_USED)
+          uses_ctaid_z.insert(sec->func);
   std::map<const OutputSymbol *, u16> barriers_of;
   for (OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::FunctionInfo && sec->func)
@@ -235,11 +251,87 @@ void build_nv_info(Context &ctx) {
     return found;
   };
 
+  // Kernels stay listed even when defined (they are launched through the
+  // driver, e.g. device-side launches).
+  auto external = [](const OutputSymbol *s) { return !s->defined() || s->is_entry(); };
+  // The only kernel (root_kernel_count == 1) lists the entries of every
+  // function of the output, reached or not (an address-taken one too), its
+  // own included, collected in definition order; when another function
+  // contributed, the record goes to the end, reversed (created there if the
+  // kernel had none). Probes: lib.o kx.o gives kx [malloc, vprintf], kx.o
+  // lib.o [vprintf, malloc]; docs/notes/inputs.md §10.
+  auto single_kernel_externs = [&](const OutputSymbol *kernel, bool &others) {
+    std::vector<const OutputSymbol *> functions;
+    for (const auto &[f, list] : externs_of)
+      if (f == kernel || (!f->removed && f->defined()))
+        functions.push_back(f);
+    std::sort(functions.begin(), functions.end(),
+              [](const OutputSymbol *a, const OutputSymbol *b) { return a->def_order < b->def_order; });
+    std::vector<OutputSymbol *> list;
+    others = false;
+    for (const OutputSymbol *f : functions)
+      for (OutputSymbol *s : externs_of[f])
+        if (s && external(s) && std::find(list.begin(), list.end(), s) == list.end()) {
+          list.push_back(s);
+          others = others || f != kernel;
+        }
+    return list;
+  };
+
+  std::map<const OutputSymbol *, const OutputSection *> info_of;
+  for (const OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::FunctionInfo && sec->func && !sec->removed)
+      info_of[sec->func] = sec;
+  auto all_functions = [&] {
+    std::vector<const OutputSymbol *> fs;
+    for (const auto &[f, sec] : info_of)
+      if (!f->removed && f->defined())
+        fs.push_back(f);
+    std::sort(fs.begin(), fs.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
+      return a->def_order < b->def_order;
+    });
+    return fs;
+  };
+
   for (OutputSection *sec : ctx.out.sections) {
     if (sec->kind != SectionKind::FunctionInfo)
       continue;
+    const bool single_kernel = root_kernel_count == 1 && sec->func && sec->func->is_entry() &&
+                               !sec->func->non_root_entry && !sec->func->removed;
     std::vector<InfoRecord> kept;
     std::optional<InfoRecord> moved;
+    std::optional<InfoRecord> created_externs;
+    const bool had_externs = std::any_of(sec->records.begin(), sec->records.end(),
+                                         [](const InfoRecord &r) { return r.attr == EIATTR_EXTERNS; });
+    if (single_kernel) {
+      bool others = false;
+      std::vector<OutputSymbol *> list = single_kernel_externs(sec->func, others);
+      bool had_record = false;
+      for (InfoRecord &r : sec->records) {
+        if (r.attr == EIATTR_EXTERNS) {
+          if (had_record || others || list.empty()) {
+            had_record = true;
+            continue;
+          }
+          had_record = true;
+          r.syms = list;
+          r.value = static_cast<u16>(4 * r.syms.size());
+          r.payload.assign(4 * r.syms.size(), 0);
+        }
+        kept.push_back(std::move(r));
+      }
+      if (others) {
+        InfoRecord r;
+        r.format = EIFMT_SVAL;
+        r.attr = EIATTR_EXTERNS;
+        r.syms.assign(list.rbegin(), list.rend());
+        r.value = static_cast<u16>(4 * r.syms.size());
+        r.payload.assign(4 * r.syms.size(), 0);
+        r.moved_to_end = true;
+        moved = std::move(r);
+      }
+      sec->records.clear();
+    }
     for (InfoRecord &r : sec->records) {
       if (r.attr == EIATTR_EXTERNS) {
         std::vector<OutputSymbol *> own, add;
@@ -247,13 +339,11 @@ void build_nv_info(Context &ctx) {
           return std::find(own.begin(), own.end(), s) != own.end() ||
                  std::find(add.begin(), add.end(), s) != add.end();
         };
-        // Kernels stay listed even when defined (they are launched through
-        // the driver, e.g. device-side launches).
-        auto external = [](const OutputSymbol *s) { return !s->defined() || s->is_entry(); };
         for (OutputSymbol *s : r.syms)
           if (s && external(s) && !listed(s))
             own.push_back(s);
-        if (sec->func && sec->func->is_entry())
+        if (sec->func && sec->func->is_entry() &&
+            !(sec->func->non_root_entry && root_kernel_count == 1))
           for (const OutputSymbol *f : reached_functions(sec->func))
             for (OutputSymbol *s : externs_of[f])
               if (s && external(s) && !listed(s))
@@ -264,6 +354,7 @@ void build_nv_info(Context &ctx) {
           continue;
         r.value = static_cast<u16>(4 * r.syms.size());
         r.payload.assign(4 * r.syms.size(), 0);
+        // (The one kernel kept besides address-taken ones is single_kernel.)
         if (!add.empty() && kernel_count == 1) {
           std::reverse(r.syms.begin(), r.syms.end());
           r.moved_to_end = true;
@@ -273,11 +364,28 @@ void build_nv_info(Context &ctx) {
       }
       kept.push_back(std::move(r));
     }
-    // The moved record goes to the end, ahead of the sm_100+ parameter-bank
-    // records (those are re-added after it).
-    if (moved)
-      insert_before_bank_tail(kept, std::move(*moved));
+    // A kernel without an EXTERNS record that reaches functions with
+    // still-external entries gets one at the end, in definition order (probe
+    // c3.cu without options: kc reaches fb$3 ->
+    // __cuda_sm20_dblrcp_rn_slowpath_v3, whose record lists kz and kc).
+    if (!single_kernel && sec->func && sec->func->is_entry() &&
+        !(sec->func->non_root_entry && root_kernel_count == 1) && !had_externs) {
+      InfoRecord r;
+      r.format = EIFMT_SVAL;
+      r.attr = EIATTR_EXTERNS;
+      for (const OutputSymbol *f : reached_functions(sec->func))
+        for (OutputSymbol *e : externs_of[f])
+          if (e && external(e) && std::find(r.syms.begin(), r.syms.end(), e) == r.syms.end())
+            r.syms.push_back(e);
+      if (!r.syms.empty()) {
+        r.value = static_cast<u16>(4 * r.syms.size());
+        r.payload.assign(4 * r.syms.size(), 0);
+        r.added = true;
+        created_externs = std::move(r);
+      }
+    }
     sec->records = std::move(kept);
+    std::vector<InfoRecord> added; // CTAIDZ_USED, NUM_BARRIERS, EXTERNS the link adds
     // A recursive kernel's call-return stack size is unknown too (this
     // record comes before an added NUM_BARRIERS).
     if (!recursive_kernels.empty() &&
@@ -297,10 +405,37 @@ void build_nv_info(Context &ctx) {
     }
     // A kernel uses as many named barriers as the deepest user it reaches
     // (the record is added at the end when the kernel itself used none).
-    if (sec->func && sec->func->is_entry()) {
+    // The only kernel of the output (not counting kernels -kernels-used
+    // keeps just for their address) takes the most of every function's,
+    // address-taken ones included, even those it does not reach
+    // (docs/notes/inputs.md §10).
+    // CTAIDZ_USED likewise: added at the end to a kernel that reaches a
+    // function using %ctaid.z (the only kernel: when any function does).
+    if (sec->func && sec->func->is_entry() &&
+        !(sec->func->non_root_entry && root_kernel_count == 1) &&
+        !uses_ctaid_z.count(sec->func)) {
+      bool used = false;
+      for (const OutputSymbol *f : reached_functions(sec->func))
+        used = used || uses_ctaid_z.count(f);
+      if (root_kernel_count == 1)
+        for (const OutputSymbol *f : uses_ctaid_z)
+          used = used || (!f->removed && f->defined());
+      if (used) {
+        InfoRecord r;
+        r.format = EIFMT_NVAL;
+        r.attr = EIATTR_CTAIDZ_USED;
+        added.push_back(std::move(r));
+      }
+    }
+    if (sec->func && sec->func->is_entry() &&
+        !(sec->func->non_root_entry && root_kernel_count == 1)) {
       u16 most = barriers_of[sec->func];
       for (const OutputSymbol *f : reached_functions(sec->func))
         most = std::max(most, barriers_of[f]);
+      if (root_kernel_count == 1)
+        for (const auto &[f, n] : barriers_of)
+          if (!f->removed && f->defined())
+            most = std::max(most, n);
       auto own = std::find_if(sec->records.begin(), sec->records.end(),
                               [](const InfoRecord &r) { return r.attr == EIATTR_NUM_BARRIERS; });
       if (own != sec->records.end()) {
@@ -310,9 +445,44 @@ void build_nv_info(Context &ctx) {
         r.format = EIFMT_BVAL;
         r.attr = EIATTR_NUM_BARRIERS;
         r.value = most;
-        insert_before_bank_tail(sec->records, std::move(r));
+        added.push_back(std::move(r));
       }
     }
+    if (created_externs)
+      added.push_back(std::move(*created_externs));
+    // Records added to a kernel come in the order in which the functions it
+    // takes them from first show them: functions in definition order, each
+    // one's records in order (c3.cu: kc takes EXTERNS from
+    // __cuda_sm20_dblrcp_rn_slowpath_v3 before NUM_BARRIERS from the later
+    // fb$3, but both from one fb$1, whose input lists NUM_BARRIERS first).
+    if (!added.empty()) {
+      std::vector<const OutputSymbol *> sources =
+          root_kernel_count == 1 && !sec->func->non_root_entry ? all_functions()
+                                                                : reached_functions(sec->func);
+      auto first_shown = [&](const InfoRecord &r) {
+        for (size_t i = 0; i < sources.size(); i++) {
+          auto it = info_of.find(sources[i]);
+          if (it == info_of.end())
+            continue;
+          // (The merged section holds the input's records reversed.)
+          const auto &recs = it->second->records;
+          for (size_t j = 0; j < recs.size(); j++)
+            if (recs[recs.size() - 1 - j].attr == r.attr)
+              return std::pair{i, j};
+        }
+        return std::pair{sources.size(), size_t{0}};
+      };
+      std::stable_sort(added.begin(), added.end(), [&](const InfoRecord &a, const InfoRecord &b) {
+        return first_shown(a) < first_shown(b);
+      });
+      for (InfoRecord &r : added)
+        insert_before_bank_tail(sec->records, std::move(r));
+    }
+    // The moved record goes to the end, after an added NUM_BARRIERS (probe
+    // c3: k0 under -kernels-used=k0) and ahead of the sm_100+ parameter-bank
+    // records (those are re-added after it).
+    if (moved)
+      insert_before_bank_tail(sec->records, std::move(*moved));
     if (sec->records.empty())
       sec->removed = true;
   }

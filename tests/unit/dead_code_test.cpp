@@ -6,6 +6,7 @@
 #include "input_files.h"
 #include "link_context.h"
 #include "merge.h"
+#include "output_model.h"
 
 #include <gtest/gtest.h>
 
@@ -19,18 +20,22 @@ using namespace dlink;
 namespace {
 
 // Which functions of the job's single input survive dead-code elimination.
-std::map<std::string, bool> live_functions(const fs::path &job, const std::vector<std::string> &opts) {
+std::map<std::string, bool> live_functions(const fs::path &job, const std::vector<std::string> &opts,
+                                           const std::string &input = "p0.cubin",
+                                           size_t *kept_kernels = nullptr) {
   std::ostringstream err;
   Diagnostics diag(err);
   std::vector<std::string> argv = {"nvlink", "-arch=sm_80"};
   argv.insert(argv.end(), opts.begin(), opts.end());
-  argv.push_back((job / "p0.cubin").string());
+  argv.push_back((job / input).string());
   argv.insert(argv.end(), {"-o", "unused.cubin"});
   Options o = parse_command_line(argv, diag);
   Context ctx(o, diag);
   ctx.arch = *o.arch;
   read_inputs(ctx);
   find_live_functions(ctx);
+  if (kept_kernels)
+    *kept_kernels = ctx.kept_kernel_count;
   std::map<std::string, bool> live;
   const InputObject &obj = *ctx.inputs.at(0);
   for (u32 i = 1; i < obj.symbols.size(); i++)
@@ -73,4 +78,55 @@ TEST(ConstantBank, DedupSizes) {
   EXPECT_FALSE(constant_bank_dedups(8, 4));
   for (u64 size : {1, 2, 3, 28, 36, 40, 44, 52, 56, 60, 68, 80, 96, 128, 256})
     EXPECT_FALSE(constant_bank_dedups(size, 4)) << size;
+}
+
+// Kernels that -kernels-used keeps only because their address is taken are
+// merged like device functions (no MIN_STACK_SIZE with one kept kernel):
+// testdata/src/kused_nonroot_kernels.
+TEST(DeadCode, AddressTakenKernelsAreNotRootsUnderKernelsUsed) {
+  const fs::path job = fs::path(DLINK_TESTDATA) / "golden" / "kused_nonroot_kernels" / "sm_80";
+  std::ostringstream err;
+  Diagnostics diag(err);
+  Options o = parse_command_line(
+      {"nvlink", "-arch=sm_80", "-kernels-used=k3", (job / "bt.cubin").string(), "-o", "unused.cubin"},
+      diag);
+  Context ctx(o, diag);
+  ctx.arch = *o.arch;
+  read_inputs(ctx);
+  find_live_functions(ctx);
+  merge_inputs(ctx);
+  auto sym = [&](std::string_view name) { return find_global(ctx, name); };
+  ASSERT_TRUE(sym("_Z2k3Pi") && sym("_Z2kcPi") && sym("_Z2kdPi"));
+  EXPECT_FALSE(sym("_Z2k3Pi")->non_root_entry);
+  EXPECT_TRUE(sym("_Z2kcPi")->non_root_entry);
+  EXPECT_TRUE(sym("_Z2kdPi")->non_root_entry);
+  EXPECT_TRUE(sym("_Z2kcPi")->is_entry()); // the symbol stays an entry
+  // The function pass made no .nv.info/.nv.shared for them: their .nv.info
+  // comes after k3's and fb's, in section order.
+  std::vector<std::string> infos;
+  for (const OutputSection *s : ctx.out.sections)
+    if (s->kind == SectionKind::FunctionInfo)
+      infos.emplace_back(s->name);
+  EXPECT_EQ(infos, (std::vector<std::string>{".nv.info._Z2k3Pi", ".nv.info._Z2fbPi",
+                                             ".nv.info._Z2kdPi", ".nv.info._Z2kcPi"}));
+}
+
+// An address-taken kernel is no root under -kernels-used when exactly one
+// kernel is kept, and a root again with none or several (its callee fb$1
+// survives): testdata/src/kused_nonroot_callees.
+TEST(DeadCode, AddressTakenKernelsAreRootsUnlessOneKernelIsKept) {
+  const fs::path job = fs::path(DLINK_TESTDATA) / "golden" / "kused_nonroot_callees" / "sm_80";
+  size_t kept = 0;
+  auto live = live_functions(job, {"-kernels-used=k0"}, "c3.cubin", &kept);
+  EXPECT_EQ(kept, 1u);
+  EXPECT_TRUE(live["_Z2kcPi"]);
+  EXPECT_FALSE(live["_Z2fbPi$1"]);
+  live = live_functions(job, {"-kernels-used=k0", "-kernels-used=k1"}, "c3.cubin", &kept);
+  EXPECT_EQ(kept, 2u);
+  EXPECT_TRUE(live["_Z2fbPi$1"]);
+  live = live_functions(job, {"-kernels-used=zzz"}, "c3.cubin", &kept);
+  EXPECT_EQ(kept, 0u);
+  EXPECT_TRUE(live["_Z2kcPi"]);
+  EXPECT_TRUE(live["_Z2fbPi$1"]);
+  EXPECT_FALSE(live["_Z2k0Pi"]);
 }

@@ -563,6 +563,45 @@ TEST(KernelFilter, HostReferenceLists) {
   EXPECT_EQ(r.kept, kernels);
 }
 
+// The lists of a cudadevrt archive's members (any archive or host object
+// whose file name contains "cudadevrt") do not switch host-reference pruning
+// on, even with -keep-system-libraries; once another object's lists have,
+// their patterns count too (probes with libcudadevrt.a, libxcudadevrt.a,
+// cudadevrt.a, libfoo.a: docs/notes/inputs.md §10).
+TEST(KernelFilter, CudadevrtListsDoNotSwitchPruningOn) {
+  ScratchDir dir;
+  const std::string hostrefs = read_file(input("hostrefs.o"));
+  write_file("libxcudadevrt.a", make_archive({{"m.o", hostrefs}}));
+  write_file("libfoo.a", make_archive({{"m.o", hostrefs}}));
+  const std::vector<std::string> kernels = {"_Z2k3Pi", "_Z5otherPi"};
+  // k2.o's lists are empty: the cudadevrt member's do not count.
+  ReadResult r = run_read({"-arch=sm_90", "-keep-system-libraries", input("k2.o"),
+                           "libxcudadevrt.a", "-o", "o.cubin"},
+                          kernels);
+  EXPECT_TRUE(r.host_refs);
+  EXPECT_EQ(r.kept, kernels);
+  // The same member in an archive of another name does.
+  r = run_read({"-arch=sm_90", input("k2.o"), "libfoo.a", "-o", "o.cubin"}, kernels);
+  EXPECT_EQ(r.kept, std::vector<std::string>{"_Z2k3Pi"});
+  // Another object's lists switch pruning on (ldr.o's "\0\0" ones, with no
+  // pattern); the cudadevrt member's patterns then keep _Z2k3Pi (nvlink
+  // links _Z2k3Pi, k3c and the static kernel; ldr.o's and k2.o's go).
+  r = run_read({"-arch=sm_90", "-keep-system-libraries", input("ldr.o"), input("k2.o"),
+                "libxcudadevrt.a", "-o", "o.cubin"},
+               {"_Z2k3Pi", "_Z2k2Pi"});
+  EXPECT_EQ(r.kept, std::vector<std::string>{"_Z2k3Pi"});
+}
+
+TEST(KernelFilter, CudadevrtNames) {
+  EXPECT_TRUE(is_cudadevrt_name("/usr/local/cuda/lib64/libcudadevrt.a"));
+  EXPECT_TRUE(is_cudadevrt_name("libxcudadevrt.a"));
+  EXPECT_TRUE(is_cudadevrt_name("dir/cudadevrt.a"));
+  EXPECT_TRUE(is_cudadevrt_name("mycudadevrt.o"));
+  EXPECT_FALSE(is_cudadevrt_name("libCUDADEVRT.a"));
+  EXPECT_FALSE(is_cudadevrt_name("libcudadevr.a"));
+  EXPECT_FALSE(is_cudadevrt_name("cudadevrt/libfoo.a"));
+}
+
 TEST(KernelFilter, KernelsUsedIsASubstringGlob) {
   const std::vector<std::string> kernels = {"_Z2kaPi", "_Z2kbPi"};
   ReadResult r = run_read({"-arch=sm_90", "-kernels-used=kb", input("k2.o"), "-o", "o.cubin"}, kernels);

@@ -1,0 +1,1 @@
+__global__ void ke(int *o) { o[0] = 9; }

@@ -1,0 +1,2 @@
+#include <cstdio>
+__device__ __noinline__ void fv(int x) { printf("x%d\n", x); }
