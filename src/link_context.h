@@ -321,6 +321,10 @@ struct OutputModel {
     bool header_index = false; // a texture/sampler/surface slot (value: slot - base)
   };
   std::map<const OutputSection *, std::vector<CapsuleValue>> capsule_values;
+  // sm_100+: capsules of kernels whose release-fence padding was removed
+  // (refinalize_fences.cpp), keyed by the .text section: the bytes that
+  // replace the input's .nv.capmerc.text.<f>.
+  std::map<const OutputSection *, std::vector<u8>> capsule_replacement;
   // Names of weak functions defined by the inputs merged so far.
   std::set<std::string_view> weak_function_names;
   // Weak function name -> index of the input whose definition is kept.

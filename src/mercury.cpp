@@ -169,7 +169,10 @@ private:
       OutputSection *sec = create_merc(name, SHT_CUDA_CAPMERC_TEXT, kMercFlag, in->addralign);
       sec->twin = text;
       sec->func = text->func;
-      sec->data.assign(in->data.begin(), in->data.end());
+      if (auto r = ctx_.out.capsule_replacement.find(text); r != ctx_.out.capsule_replacement.end())
+        sec->data = r->second; // release fences re-encoded (refinalize_fences.cpp)
+      else
+        sec->data.assign(in->data.begin(), in->data.end());
       sec->size = sec->data.size();
       text->func->merc.section = sec;
     }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -63,10 +64,16 @@ struct Producer {
 unsigned class_start(const Insn &f, bool read) {
   if (read)
     return 0;
-  if (f.op() == 0x981) // global load
+  // Global load, generic load, global atomic (measured: k_tiles' ATOMG and
+  // LD take 2 when 0 and 1 are free).
+  if (f.op() == 0x981 || f.op() == 0x980 || f.op() == 0x98a)
     return 2;
   if (f.op() == 0x9a3)
     return 5;
+  // 0x9a8 (a global atomic with a result): 5 with a read scoreboard, else 2
+  // (measured on fence probes: ptxas's own allocation).
+  if (f.op() == 0x9a8)
+    return f.rd() != 7 ? 5 : 2;
   return 0;
 }
 
@@ -111,7 +118,10 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
         edge(*t);
       else
         return std::nullopt;
-      if (!(f.op() == 0x947 && f.pred() == 7))
+      // An unpredicated BRA ends the path, except with bit 33 set (the
+      // divergence check before a warp-synchronous block: ptxas's
+      // allocation of k_tiles needs its fall-through).
+      if (!(f.op() == 0x947 && f.pred() == 7 && !(f.lo >> 33 & 1)))
         edge(i + 1);
     } else if (f.op() == 0x94d && f.pred() == 7) {
       // EXIT: no successor
@@ -164,11 +174,15 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
         }
         Bits w(np);
         unsigned mask = I[i].wait();
+        // The waits of 0x948 do not retire: what they wait on stays pending
+        // up to the next wait on it (measured: k_tiles' warp-sync blocks).
+        bool retires = I[i].op() != 0x948;
         if (mask)
           for (size_t x = 0; x < np; x++)
             if (st.test(x) && (mask >> prods[x].sb & 1)) {
               w.set(x);
-              st.reset(x);
+              if (retires)
+                st.reset(x);
             }
         F.retired[i] = w;
         F.in[i] = st;
@@ -289,11 +303,9 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
   return res;
 }
 
-} // namespace
-
-bool reallocate_scoreboards(std::span<u8> code) {
+std::optional<std::vector<Insn>> decode(std::span<const u8> code, bool sp_scoreboard) {
   if (code.size() % 16 || code.size() < 32 || code.size() / 16 > kMaxInstructions)
-    return false;
+    return std::nullopt;
   std::vector<Insn> I(code.size() / 16);
   for (size_t i = 0; i < I.size(); i++) {
     u64 lo = 0, hi = 0;
@@ -303,26 +315,55 @@ bool reallocate_scoreboards(std::span<u8> code) {
     }
     I[i] = {lo, hi};
   }
-  if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
-    return false;
+  if (I[0].lo != kStackPointerLoad || (sp_scoreboard && I[0].wr() == 7))
+    return std::nullopt;
   for (const Insn &f : I)
     if (is_call(f))
-      return false;
+      return std::nullopt;
+  return I;
+}
+
+} // namespace
+
+bool reallocate_scoreboards(std::span<u8> code) {
+  return reallocate_scoreboards(code, code);
+}
+
+bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
+  // Without fences removed, only a stack-pointer load with a scoreboard
+  // makes a difference; with them, kernels whose load has none are
+  // re-finalized as well (clusters' k_cluster8).
+  bool same = original.data() == code.data();
+  auto orig = decode(original, same);
+  auto dec = decode(code, same);
+  if (!orig || !dec)
+    return false;
+  const std::vector<Insn> &I = *dec;
   // The model must reproduce ptxas's own allocation (with the stack-pointer
   // load) bit for bit, and the re-allocation must not depend on how a
   // backward branch's waits are read (kernels where it does are not
   // reproduced reliably: docs/notes/refinalization.md); otherwise keep the
   // input.
-  auto self = allocate(I, false, Interference::kLoopHeader);
-  if (!self)
+  bool trace = std::getenv("DLINK_RESEARCH_FENCE_TRACE"); // research: why a kernel is kept
+  auto self = allocate(*orig, false, Interference::kLoopHeader);
+  if (!self) {
+    if (trace)
+      std::fprintf(stderr, "refinalize: outside the model (self-check)\n");
     return false;
-  for (size_t i = 0; i < I.size(); i++)
-    if (!((*self)[i] == Controls{I[i].wr(), I[i].rd(), I[i].wait()}))
+  }
+  for (size_t i = 0; i < orig->size(); i++)
+    if (!((*self)[i] == Controls{(*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait()})) {
+      if (trace)
+        std::fprintf(stderr, "refinalize: ptxas's allocation not reproduced at 0x%zx\n", i * 16);
       return false;
+    }
   auto fresh = allocate(I, true, Interference::kLoopHeader);
   auto cross = allocate(I, true, Interference::kAcrossBackEdge);
-  if (!fresh || !cross || *fresh != *cross)
+  if (!fresh || !cross || *fresh != *cross) {
+    if (trace)
+      std::fprintf(stderr, "refinalize: re-allocation outside the model or depends on the backward-edge reading\n");
     return false;
+  }
   for (size_t i = 0; i < I.size(); i++) {
     const Controls &c = (*fresh)[i];
     u64 hi = I[i].hi & ~(u64(0xfff) << 46);
@@ -354,7 +395,8 @@ void refinalize_kernels(Context &ctx) {
       continue;
     if (!find_section(ctx, ".nv.info." + std::string(sec->name.substr(6))))
       continue;
-    reallocate_scoreboards(sec->data);
+    if (refinalize_fence_kernel(ctx, *sec) == FenceRewrite::NoFences)
+      reallocate_scoreboards(sec->data);
   }
 }
 

@@ -4,7 +4,9 @@
 
 #include "link_context.h"
 
+#include <optional>
 #include <span>
+#include <vector>
 
 namespace dlink {
 
@@ -24,6 +26,37 @@ namespace dlink {
 // is pending, has a CALL, or is not in that shape are left alone. Returns true
 // when `code` was rewritten (only bits 110-121 of instructions change).
 bool reallocate_scoreboards(std::span<u8> code);
+
+// The same, with the model's check made on `original` (ptxas's code) and the
+// allocation computed for `code` (`original` with the release-fence padding
+// taken out, refinalize_fences.cpp). Returns true when `code` was rewritten.
+bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code);
+
+// sm_100+: a re-finalized kernel loses the padding of its release fences
+// (`@!PT LDS RZ,[RZ]` x4 and the CTA MEMBAR before a GPU/SYS MEMBAR), with
+// every offset that depends on it (docs/notes/refinalization.md).
+enum class FenceRewrite {
+  NoFences,  // nothing to remove: the plain scoreboard re-allocation applies
+  Rewritten, // removed, scoreboards re-allocated, offsets fixed up
+  Kept,      // outside the measured model: the kernel keeps ptxas's code
+};
+FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text);
+
+// The code part of it: the padding found, removed, branch offsets (BRA,
+// BSSY) and the trailing NOP padding redone. Scoreboards are not touched.
+struct FenceStrip {
+  enum Status { NoFences, Outside, Stripped } status = NoFences;
+  std::vector<u8> code;      // Stripped: the new code
+  std::vector<bool> removed; // per input instruction
+  std::vector<size_t> pos;   // per input instruction (and the end): new index
+  size_t end = 0;            // input instructions before the trailing NOPs
+  size_t pairs = 0;          // CTA+GPU/SYS MEMBAR pairs (one CTA MEMBAR removed each)
+};
+FenceStrip strip_fence_padding(std::span<const u8> code);
+
+// The capsule's part: each fence record (one per MEMBAR pair) re-encoded and
+// the check field in its last u16 updated; nullopt outside the measured form.
+std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> capsule, size_t pairs);
 
 // Applies reallocate_scoreboards to every kernel (a .text.<f> with a
 // .nv.info.<f>) without a stack frame of its own; launch bounds do not

@@ -1,0 +1,482 @@
+// sm_100+: release-fence padding removed from re-finalized kernels
+// (refinalize.h; docs/notes/refinalization.md, "release fences").
+//
+// ptxas lowers a release at gpu/sys scope to
+//     @!PT LDS RZ,[RZ] x4;  MEMBAR (CTA);  MEMBAR (GPU/SYS);  ...
+// The finalizer nvlink runs on the capsule lowers it without the four
+// never-executed loads and without the CTA MEMBAR. Everything after moves
+// up: branch offsets, the NOP padding, the EIATTR offset lists, the FDE's
+// range and advance_loc, the function's size; the capsule's fence records
+// change and so does its check field. Any kernel outside what was measured
+// keeps ptxas's code.
+#include "refinalize.h"
+
+#include "output_model.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlink {
+
+namespace {
+
+constexpr u64 kControlMask = (u64(1) << 41) - 1; // hi bits below the scheduling controls
+constexpr u64 kLdsPadding = 0x00000000fffff984;  // @!PT LDS RZ, [RZ]
+constexpr u64 kLdsPaddingHi = 0x800;
+
+struct Ins {
+  u64 lo, hi;
+  unsigned op() const { return unsigned(lo & 0xfff); }
+  unsigned pred() const { return unsigned(lo >> 12 & 0xf); }
+  unsigned controls() const { return unsigned(hi >> 46 & 0xfff); } // wr, rd, wait
+};
+
+bool is_pad(const Ins &f) { return f.lo == kLdsPadding && (f.hi & kControlMask) == kLdsPaddingHi; }
+bool is_membar(const Ins &f) { return f.op() == 0x992; }
+bool is_cta_membar(const Ins &f) { return is_membar(f) && (f.hi & kControlMask) == 0x8000; }
+// GPU (0x2000/0xa000) or SYS (0x3000/0xb000) scope.
+bool is_wide_membar(const Ins &f) {
+  u64 h = f.hi & kControlMask;
+  return is_membar(f) && (h & ~u64(0xb000)) == 0 && (h & 0x2000);
+}
+
+std::vector<Ins> decode(std::span<const u8> code) {
+  std::vector<Ins> I(code.size() / 16);
+  for (size_t i = 0; i < I.size(); i++)
+    I[i] = {read_le<u64>(code.data() + i * 16), read_le<u64>(code.data() + i * 16 + 8)};
+  return I;
+}
+
+// BRA (0x947): signed offset in 4-byte units, low byte in bits 16-23, the
+// rest from bit 34, relative to the next instruction.
+int64_t bra_offset(u64 lo) { return (int64_t(lo) >> 34) * 256 + int64_t(lo >> 16 & 0xff); }
+std::optional<u64> set_bra_offset(u64 lo, int64_t off) {
+  u64 out = (lo & ((u64(1) << 34) - 1) & ~(u64(0xff) << 16)) | (u64(off) & 0xff) << 16 |
+            u64(off >> 8) << 34;
+  if (bra_offset(out) != off)
+    return std::nullopt;
+  return out;
+}
+// BSSY (0x945): signed byte offset in bits 32-63, relative to the next instruction.
+int64_t bssy_offset(u64 lo) { return int64_t(lo) >> 32; }
+
+// Padding to the 0x80 multiple after the last instruction, plus 0x80
+// (measured on 5852 sm_100+ kernels, ptxas and nvlink alike).
+size_t padded_count(size_t end) { return ((end * 16 + 0x7f) / 0x80 * 0x80 + 0x80) / 16; }
+
+const std::vector<u8> kOffsetAttrs = {
+    EIATTR_EXIT_INSTR_OFFSETS,         EIATTR_S2RCTAID_INSTR_OFFSETS,
+    EIATTR_LD_CACHEMOD_INSTR_OFFSETS,  EIATTR_ATOM_SYS_INSTR_OFFSETS,
+    EIATTR_COOP_GROUP_INSTR_OFFSETS,   EIATTR_ATOMF16_EMUL_INSTR_OFFSETS,
+    EIATTR_INT_WARP_WIDE_INSTR_OFFSETS, EIATTR_MBARRIER_INSTR_OFFSETS,
+    EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS, EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS,
+};
+// Records measured in re-finalized kernels that hold no code offset.
+const std::vector<u8> kPlainAttrs = {
+    EIATTR_VRC_CTA_INIT_COUNT, EIATTR_MERCURY_ISA_VERSION, EIATTR_MAXREG_COUNT,
+    EIATTR_SPARSE_MMA_MASK,    EIATTR_CTA_PER_CLUSTER,     EIATTR_EXPLICIT_CLUSTER,
+    EIATTR_KPARAM_INFO,        EIATTR_CUDA_API_VERSION,    EIATTR_CBANK_PARAM_SIZE,
+    EIATTR_PARAM_CBANK,        EIATTR_SW_WAR,              EIATTR_MAX_THREADS,
+    EIATTR_REQNTID,            EIATTR_MAX_CLUSTER_RANK,    EIATTR_BLOCKS_ARE_CLUSTERS,
+    EIATTR_NUM_BARRIERS,       EIATTR_CTAIDZ_USED,         EIATTR_NUM_MBARRIERS,
+    EIATTR_MIN_STACK_SIZE,     EIATTR_FRAME_SIZE,          EIATTR_REGCOUNT,
+    EIATTR_MAX_STACK_SIZE,     EIATTR_CRS_STACK_SIZE,      EIATTR_WMMA_USED,
+    EIATTR_SW1850030_WAR,      EIATTR_SW2393858_WAR,       EIATTR_SW2861232_WAR,
+    EIATTR_EXTERNS,            EIATTR_COOP_GROUP_MASK_REGIDS, EIATTR_RESERVED_SMEM_USED,
+    EIATTR_RESERVED_SMEM_0_SIZE, EIATTR_SHARED_SCRATCH,
+};
+
+bool contains(const std::vector<u8> &v, u8 x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+std::optional<u64> read_uleb(const std::vector<u8> &d, size_t &pos, size_t end) {
+  u64 v = 0;
+  for (unsigned shift = 0; pos < end && shift < 64; shift += 7) {
+    u8 b = d[pos++];
+    v |= u64(b & 0x7f) << shift;
+    if (!(b & 0x80))
+      return v;
+  }
+  return std::nullopt;
+}
+
+// The FDE of `fn` in `.debug_frame` (64-bit format entries, as ptxas writes
+// them): its offset, found through its start-address relocation.
+struct Fde {
+  OutputSection *sec = nullptr;
+  size_t start = 0, end = 0;
+  u64 code_align = 0;
+};
+
+std::optional<Fde> find_fde(Context &ctx, const OutputSymbol *fn) {
+  OutputSection *frame = find_section(ctx, ".debug_frame");
+  if (!frame || frame->data.size() != frame->size)
+    return std::nullopt;
+  std::optional<u64> at;
+  for (const OutputSection *rs : ctx.out.sections)
+    if (!rs->removed && rs->target == frame && !rs->merc)
+      for (const OutputReloc &r : rs->relocs)
+        if (r.sym == fn) {
+          if (at || r.addend != 0)
+            return std::nullopt;
+          at = r.offset;
+        }
+  const std::vector<u8> &d = frame->data;
+  if (!at || *at < 20 || *at + 16 > d.size())
+    return std::nullopt;
+  size_t s = *at - 20;
+  if (read_le<u32>(d.data() + s) != 0xffffffffu)
+    return std::nullopt;
+  u64 len = read_le<u64>(d.data() + s + 4);
+  u64 cie = read_le<u64>(d.data() + s + 12);
+  if (len < 32 || s + 12 + len > d.size() || cie == ~u64(0) || cie + 24 > d.size())
+    return std::nullopt;
+  // The CIE: 0xffffffff, length, id ~0, version, augmentation "", code
+  // alignment factor.
+  if (read_le<u32>(d.data() + cie) != 0xffffffffu || read_le<u64>(d.data() + cie + 12) != ~u64(0) ||
+      d[cie + 21] != 0)
+    return std::nullopt;
+  size_t p = cie + 22;
+  auto ca = read_uleb(d, p, d.size());
+  if (!ca || *ca == 0)
+    return std::nullopt;
+  return Fde{frame, s, s + 12 + len, *ca};
+}
+
+// The capsule's fence records: "d1 04 xx yy" (gpu) or "d1 02 xx yy" (sys),
+// xx 1 or 2, yy 0x47/0x49/0x4d/0x4e, at even offsets, one per CTA+GPU/SYS
+// MEMBAR pair; nvlink writes "51 02 xx yy". The last u16 is a check field
+// 0x50 | k << 7 (k from 9 to 16) that keeps the sum of the capsule's u16
+// words constant modulo 0x400 (measured on every changed capsule).
+} // namespace
+
+std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size_t pairs) {
+  std::vector<u8> out(in.begin(), in.end());
+  size_t n = out.size();
+  if (n < 8 || n % 2)
+    return std::nullopt;
+  std::vector<size_t> recs;
+  for (size_t p = 0; p + 4 <= n - 2; p++)
+    if (out[p] == 0xd1 && (out[p + 1] == 0x04 || out[p + 1] == 0x02) &&
+        (out[p + 2] == 1 || out[p + 2] == 2) &&
+        (out[p + 3] == 0x47 || out[p + 3] == 0x49 || out[p + 3] == 0x4d || out[p + 3] == 0x4e))
+      recs.push_back(p);
+  if (recs.size() != pairs)
+    return std::nullopt;
+  unsigned units = 0;
+  for (size_t p : recs) {
+    if (p % 2)
+      return std::nullopt;
+    u16 old_word = read_le<u16>(out.data() + p);
+    out[p] = 0x51;
+    out[p + 1] = 0x02;
+    units += (old_word - 0x0251) >> 7; // 0x4d1: 5, 0x2d1: 1
+  }
+  u16 check = read_le<u16>(out.data() + n - 2);
+  unsigned k = check >> 7;
+  if ((check & 0x7f) != 0x50 || k < 9 || k > 16)
+    return std::nullopt;
+  k = 9 + (k - 9 + units) % 8;
+  u16 next = u16(0x50 | k << 7);
+  out[n - 2] = u8(next);
+  out[n - 1] = u8(next >> 8);
+  return out;
+}
+
+namespace {
+
+// Research: DLINK_RESEARCH_FENCE_TRACE=1 names the check that kept a kernel.
+FenceRewrite kept(int line) {
+  if (std::getenv("DLINK_RESEARCH_FENCE_TRACE"))
+    std::fprintf(stderr, "refinalize_fences: kept (line %d)\n", line);
+  return FenceRewrite::Kept;
+}
+
+} // namespace
+
+FenceStrip strip_fence_padding(std::span<const u8> bytes) {
+  FenceStrip out;
+  std::vector<Ins> I = decode(bytes);
+  size_t n = I.size();
+  if (n < 6 || bytes.size() % 16)
+    return out;
+  std::vector<bool> &removed = out.removed;
+  removed.assign(n, false);
+  size_t pairs = 0;
+  bool any = false, outside = false;
+  for (size_t i = 0; i < n; i++) {
+    if (is_pad(I[i])) {
+      any = true;
+      // Four paddings before a MEMBAR, never alone (measured: 888 of 888).
+      size_t k = i;
+      while (k < n && is_pad(I[k]))
+        k++;
+      if (k - i != 4 || k >= n || !is_membar(I[k]))
+        outside = true;
+      // A `.release.cta` fence (the CTA MEMBAR alone): its capsule record
+      // changes differently; not modelled.
+      if (k < n && !(is_cta_membar(I[k]) && k + 1 < n && is_wide_membar(I[k + 1])))
+        outside = true;
+      for (size_t j = i; j < k; j++)
+        removed[j] = true;
+      i = k - 1;
+      continue;
+    }
+    if (is_cta_membar(I[i]) && i + 1 < n && is_wide_membar(I[i + 1])) {
+      any = true;
+      if (I[i + 1].lo != I[i].lo) // same predicate and operands
+        outside = true;
+      removed[i] = true;
+      pairs++;
+    }
+  }
+  if (!any)
+    return out;
+  out.status = FenceStrip::Outside;
+  if (outside)
+    return out;
+  for (size_t i = 0; i < n; i++)
+    if (removed[i] && I[i].controls() != ((7u | 7u << 3) | 0))
+      return out; // a removed instruction with a scoreboard or wait
+
+  // New positions.
+  std::vector<size_t> &pos = out.pos;
+  pos.assign(n + 1, 0);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    pos[i] = m;
+    if (!removed[i])
+      m++;
+  }
+  pos[n] = m;
+  // Trailing NOPs after the final self-branch.
+  size_t end = n;
+  while (end > 0 && I[end - 1].op() == 0x918 && I[end - 1].lo == I[n - 1].lo &&
+         I[end - 1].hi == I[n - 1].hi)
+    end--;
+  if (end == 0 || end == n || I[end - 1].op() != 0x947 || bra_offset(I[end - 1].lo) != -4 ||
+      padded_count(end) != n || removed[end - 1])
+    return out;
+
+  // Branches.
+  std::vector<Ins> R;
+  R.reserve(n);
+  for (size_t i = 0; i < end; i++) {
+    if (removed[i])
+      continue;
+    Ins f = I[i];
+    unsigned op = f.op() & 0x1ff;
+    if (op == 0x147) { // BRA
+      int64_t off = bra_offset(f.lo);
+      if (off % 4)
+        return out;
+      int64_t t = int64_t(i) + 1 + off / 4;
+      if (t < 0 || t >= int64_t(end) || removed[size_t(t)])
+        return out; // outside the code, into the padding, or at a removed instruction
+      auto lo = set_bra_offset(f.lo, (int64_t(pos[size_t(t)]) - int64_t(pos[i]) - 1) * 4);
+      if (!lo)
+        return out;
+      f.lo = *lo;
+    } else if (op == 0x145) { // BSSY
+      int64_t off = bssy_offset(f.lo);
+      if (off % 16)
+        return out;
+      int64_t t = int64_t(i) + 1 + off / 16;
+      if (t < 0 || t >= int64_t(end) || removed[size_t(t)])
+        return out; // outside the code, into the padding, or at a removed instruction
+      int64_t no = (int64_t(pos[size_t(t)]) - int64_t(pos[i]) - 1) * 16;
+      f.lo = (f.lo & 0xffffffffu) | u64(uint32_t(int32_t(no))) << 32;
+      if (bssy_offset(f.lo) != no)
+        return out;
+    } else if (f.op() == 0x948) {
+      // Its bits 16-23 read as a BRA offset point at a BSYNC; no removal
+      // was measured inside that range.
+      int64_t t = int64_t(i) + 1 + bra_offset(f.lo) / 4;
+      for (int64_t j = std::min<int64_t>(int64_t(i), t); j <= std::max<int64_t>(int64_t(i), t); j++)
+        if (j >= 0 && j < int64_t(n) && removed[size_t(j)])
+          return out;
+    } else if ((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x946 &&
+               f.op() != 0x94d) {
+      return out; // other control transfers: not measured
+    }
+    R.push_back(f);
+  }
+  size_t new_n = padded_count(R.size());
+  while (R.size() < new_n)
+    R.push_back(I[n - 1]);
+  out.code.resize(new_n * 16);
+  for (size_t i = 0; i < new_n; i++)
+    for (int b = 0; b < 8; b++) {
+      out.code[i * 16 + b] = u8(R[i].lo >> (8 * b));
+      out.code[i * 16 + 8 + b] = u8(R[i].hi >> (8 * b));
+    }
+  out.end = end;
+  out.pairs = pairs;
+  out.status = FenceStrip::Stripped;
+  return out;
+}
+
+FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
+  if (text.data.size() != text.size)
+    return FenceRewrite::NoFences;
+  FenceStrip st = strip_fence_padding(text.data);
+  if (st.status == FenceStrip::NoFences)
+    return FenceRewrite::NoFences;
+  if (st.status != FenceStrip::Stripped)
+    return kept(__LINE__);
+  size_t n = text.data.size() / 16, end = st.end;
+  const std::vector<bool> &removed = st.removed;
+  const std::vector<size_t> &pos = st.pos;
+  std::vector<u8> code = std::move(st.code);
+  // An offset at a removed instruction: that of the next one kept, where
+  // the FDE's advance_loc allows it (measured: k_dyncluster's FDE).
+  auto map_offset = [&](u64 off, bool at_removed = false) -> std::optional<u64> {
+    if (off % 16 || off / 16 > n)
+      return std::nullopt;
+    size_t i = off / 16;
+    if (i < n && removed[i] && !at_removed)
+      return std::nullopt;
+    if (i >= end)
+      return std::nullopt; // inside the padding
+    return u64(pos[i]) * 16;
+  };
+  u64 old_size = text.data.size(), new_size = code.size();
+
+  // Symbols: the function alone, at 0, of the section's size.
+  OutputSymbol *fn = text.func;
+  if (!fn || fn->section != &text || fn->value != 0 || fn->size != old_size)
+    return kept(__LINE__);
+  for (const auto *list : {&ctx.out.locals, &ctx.out.globals})
+    for (const OutputSymbol *s : *list)
+      if (s != fn && s->section == &text && !s->is_section_symbol)
+        return kept(__LINE__);
+  // Relocations: none into the code, none against it but the FDE's.
+  for (const OutputSection *rs : ctx.out.sections) {
+    if (rs->removed || !rs->target || rs->merc)
+      continue;
+    if (rs->target == &text && !rs->relocs.empty())
+      return kept(__LINE__);
+    if (rs->target->name == ".debug_frame")
+      continue;
+    for (const OutputReloc &r : rs->relocs)
+      if (r.sym == fn || r.sym == text.symbol)
+        return kept(__LINE__);
+  }
+  // Line tables and other debug data would hold code offsets too.
+  for (const OutputSection *s : ctx.out.sections)
+    if (!s->removed && !s->merc && (s->kind == SectionKind::Debug) && s->name != ".debug_frame")
+      return kept(__LINE__);
+
+  // .nv.info.<f>.
+  OutputSection *info = find_section(ctx, ".nv.info." + std::string(text.name.substr(6)));
+  if (!info)
+    return kept(__LINE__);
+  std::vector<InfoRecord> records = info->records;
+  for (std::vector<InfoRecord> *list : {&records})
+    for (InfoRecord &r : *list) {
+      if (contains(kOffsetAttrs, r.attr)) {
+        if (r.payload.size() % 4)
+          return kept(__LINE__);
+        for (size_t k = 0; k < r.payload.size(); k += 4) {
+          auto o = map_offset(read_le<u32>(r.payload.data() + k));
+          if (!o)
+            return kept(__LINE__);
+          for (int b = 0; b < 4; b++)
+            r.payload[k + b] = u8(*o >> (8 * b));
+        }
+      } else if (!contains(kPlainAttrs, r.attr)) {
+        return kept(__LINE__);
+      }
+    }
+  for (const InfoRecord &r : info->tail_records)
+    if (contains(kOffsetAttrs, r.attr) || !contains(kPlainAttrs, r.attr))
+      return kept(__LINE__);
+
+  // .debug_frame: the FDE's range and its advance_loc steps.
+  std::optional<Fde> fde;
+  std::vector<u8> frame;
+  if (find_section(ctx, ".debug_frame")) {
+    fde = find_fde(ctx, fn);
+    if (!fde)
+      return kept(__LINE__);
+    frame = fde->sec->data;
+    if (read_le<u64>(frame.data() + fde->start + 28) != old_size)
+      return kept(__LINE__);
+    for (int b = 0; b < 8; b++)
+      frame[fde->start + 28 + b] = u8(new_size >> (8 * b));
+    u64 loc = 0, new_loc = 0;
+    size_t p = fde->start + 36;
+    while (p < fde->end) {
+      u8 op = frame[p];
+      size_t at = p++;
+      u64 delta = 0;
+      int width = -1; // advance_loc: operand bytes (0: in the opcode)
+      if ((op & 0xc0) == 0x40) {
+        delta = op & 0x3f;
+        width = 0;
+      } else if (op == 0x02 || op == 0x03 || op == 0x04) {
+        width = op == 0x02 ? 1 : op == 0x03 ? 2 : 4;
+        if (p + size_t(width) > fde->end)
+          return kept(__LINE__);
+        for (int b = width - 1; b >= 0; b--)
+          delta = delta << 8 | frame[p + size_t(b)];
+        p += size_t(width);
+      } else if (op == 0x00 || op == 0x0a || op == 0x0b || (op & 0xc0) == 0xc0) {
+        continue;
+      } else if ((op & 0xc0) == 0x80 || op == 0x06 || op == 0x07 || op == 0x08 || op == 0x0d ||
+                 op == 0x0e) {
+        if (!read_uleb(frame, p, fde->end))
+          return kept(__LINE__);
+        continue;
+      } else if (op == 0x05 || op == 0x09 || op == 0x0c) {
+        if (!read_uleb(frame, p, fde->end) || !read_uleb(frame, p, fde->end))
+          return kept(__LINE__);
+        continue;
+      } else {
+        return kept(__LINE__);
+      }
+      loc += delta * fde->code_align;
+      auto nl = map_offset(loc, true);
+      if (!nl || (*nl - new_loc) % fde->code_align)
+        return kept(__LINE__);
+      u64 nd = (*nl - new_loc) / fde->code_align;
+      new_loc = *nl;
+      if (width == 0) {
+        frame[at] = u8(0x40 | nd);
+      } else {
+        for (int b = 0; b < width; b++)
+          frame[at + 1 + size_t(b)] = u8(nd >> (8 * b));
+      }
+    }
+  }
+
+  // The capsule.
+  const InputObject *obj = fn->defined_in;
+  const ElfSection *cap =
+      obj ? obj->elf.section_named(".nv.capmerc" + std::string(text.name)) : nullptr;
+  if (!cap)
+    return kept(__LINE__);
+  auto capsule = recode_fence_capsule({cap->data.data(), cap->data.size()}, st.pairs);
+  if (!capsule)
+    return kept(__LINE__);
+
+  // Scoreboards, checked on ptxas's code.
+  if (!reallocate_scoreboards(text.data, code))
+    return kept(__LINE__);
+
+  // Commit.
+  text.data = std::move(code);
+  text.size = new_size;
+  fn->size = new_size;
+  info->records = std::move(records);
+  if (fde)
+    fde->sec->data = std::move(frame);
+  ctx.out.capsule_replacement[&text] = std::move(*capsule);
+  return FenceRewrite::Rewritten;
+}
+
+} // namespace dlink

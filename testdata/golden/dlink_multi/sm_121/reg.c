@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_0dd74640_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_e2a697ff_7_kern_cu_bdc52b9f)
+DEFINE_REGISTER_FUNC(_a0f4cf4a_7_util_cu_g_factor)
