@@ -18,11 +18,14 @@ namespace {
 
 struct Insn {
   u64 lo, hi;
+  // Scoreboard controls, taken from `hi`; a split (split_pressure_share) may
+  // give one producer the virtual index 6 (wait mask bit 6) before allocation.
+  unsigned w = unsigned(hi >> 46 & 7), r = unsigned(hi >> 49 & 7), m = unsigned(hi >> 52 & 63);
   unsigned op() const { return unsigned(lo & 0xfff); }
   unsigned pred() const { return unsigned(lo >> 12 & 0xf); }
-  unsigned wr() const { return unsigned(hi >> 46 & 7); }
-  unsigned rd() const { return unsigned(hi >> 49 & 7); }
-  unsigned wait() const { return unsigned(hi >> 52 & 63); }
+  unsigned wr() const { return w; }
+  unsigned rd() const { return r; }
+  unsigned wait() const { return m; }
 };
 
 constexpr u64 kStackPointerLoad = 0x0000df00ff017b82; // LDC R1, c[0x0][0x37c]
@@ -99,8 +102,11 @@ constexpr size_t kMaxProducers = 8192;
 constexpr size_t kMaxStateBits = size_t(1) << 26; // per dataflow vector (8 MiB)
 
 // Runs the allocation model. nullopt when the kernel is outside the model.
+// keep_pressure_shares: the stack-pointer load's index goes to the producers
+// that shared it (split_pressure_share), so shares for lack of a free index
+// stay as they are.
 std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool drop_first,
-                                              Interference mode) {
+                                              Interference mode, bool keep_pressure_shares = false) {
   size_t n = I.size();
   struct Edge {
     size_t from;
@@ -226,13 +232,15 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
       // at 2, above the one the stack-pointer load frees), nvlink keeps the
       // share.
       bool sp_pending = I[0].lo == kStackPointerLoad && !gen[0].empty() && in[i].test(gen[0].back());
-      if (!free_left && sp_pending && s == 0)
+      // (A share on the virtual index 6 is one split_pressure_share made.)
+      if (drop_first && !free_left && sp_pending && s == 0 && prods[x].sb != 6 &&
+          !keep_pressure_shares)
         return std::nullopt;
     }
   }
   // A producer sharing the stack-pointer load's scoreboard: such kernels
   // (launch_params' k_lb) are not always re-finalized by nvlink; not modelled.
-  if (I[0].lo == kStackPointerLoad && !gen[0].empty())
+  if (drop_first && I[0].lo == kStackPointerLoad && !gen[0].empty())
     for (size_t x = gen[0].back() + 1; x < np; x++)
       if (group[x] == gen[0].back())
         return std::nullopt;
@@ -282,6 +290,11 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
     for (unsigned k = s; k < 6 && pick < 0; k++)
       if (!(busy >> k & 1))
         pick = int(k);
+    // Below the class start while the stack-pointer load's sharers hold the
+    // freed index: nvlink shares an index there instead (probe q03's second
+    // global load takes the first one's 2); not modelled.
+    if (pick < 0 && keep_pressure_shares)
+      return std::nullopt;
     for (unsigned k = 0; k < 6 && pick < 0; k++)
       if (!(busy >> k & 1))
         pick = int(k);
@@ -301,6 +314,195 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
     res[i] = c;
   }
   return res;
+}
+
+// Producers that ptxas put on a pending scoreboard for lack of a free one
+// (docs/notes/refinalization.md, "Device runtime"), while the stack-pointer
+// load is pending; nvlink has the index that load frees:
+// * those on the stack-pointer load's own index keep sharing among themselves
+//   on the freed index, waited on where the stack-pointer load's wait was;
+// * otherwise a single LDCU (0x7ac) sharing another producer's index gets an
+//   index of its own, waited on at its first reader (or, when its reader is
+//   the shared wait, the other LDCU moves to its own first reader).
+// This rewrites the input so that they have the virtual index 6 (wait mask bit
+// 6); the allocation then gives it a real index. Only in straight-line code
+// from the kernel's start, with every instruction up to a reader decoded.
+// Returns the input unchanged when there is nothing to split, nullopt when a
+// split is needed but not modelled.
+
+// Uniform-register operands: bits 32-39 of a UR form (0x2xx with 0x80, and
+// the 0xcxx and 0xexx forms); the IMAD family (0x2a4, 0x2a5) also bits
+// 64-71. Measured: the LDCU's destination appears there in the instruction
+// ptxas makes wait on it. nullopt: an opcode not decoded.
+std::optional<bool> reads_uniform(const Insn &f, unsigned reg, unsigned count) {
+  unsigned op = f.op(), form = op >> 9;
+  auto in = [&](unsigned v) { return v >= reg && v < reg + count; };
+  if (op == 0x7ac || op == 0xb82 || op == 0x9c3 || op == 0x919)
+    return false;
+  if ((form == 1 && (op & 0x80)) || form == 6 || form == 7) {
+    if (in(unsigned(f.lo >> 32 & 0xff)))
+      return true;
+    if ((op == 0x2a4 || op == 0x2a5) && in(unsigned(f.hi & 0xff)))
+      return true;
+    return false;
+  }
+  if (form == 1)
+    return false;
+  return std::nullopt;
+}
+
+// First instruction after the LDCU at `p` (before `end`) that reads its
+// destination; nullopt when there is none, an instruction on the way is not
+// decoded, or the destination is written again first.
+std::optional<size_t> first_uniform_reader(const std::vector<Insn> &I, size_t p, size_t end) {
+  if (I[p].op() != 0x7ac)
+    return std::nullopt;
+  unsigned size = unsigned(I[p].hi >> 8 & 0xff);
+  unsigned count = size == 0x08 ? 1 : size == 0x0a ? 2 : size == 0x0c ? 4 : 0;
+  if (!count)
+    return std::nullopt;
+  unsigned reg = unsigned(I[p].lo >> 16 & 0xff);
+  for (size_t i = p + 1; i < end; i++) {
+    const Insn &f = I[i];
+    auto r = reads_uniform(f, reg, count);
+    if (!r)
+      return std::nullopt;
+    if (*r)
+      return i;
+    unsigned d = unsigned(f.lo >> 16 & 0xff);
+    if ((f.op() == 0x7ac || f.op() == 0x9c3) && d + 4 > reg && d < reg + count)
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+struct Split {
+  std::vector<Insn> code;
+  bool sp_group = false; // the stack-pointer load's sharers got index 6
+};
+
+std::optional<Split> split_pressure_share(std::vector<Insn> I) {
+  size_t n = I.size();
+  if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
+    return Split{std::move(I)};
+  const unsigned sp_sb = I[0].wr();
+  // Straight-line prefix: up to the first branch, unpredicated EXIT or branch
+  // target.
+  size_t end = n;
+  for (size_t i = 0; i < n; i++) {
+    const Insn &f = I[i];
+    if (is_branch(f)) {
+      auto t = branch_target(i, f, n);
+      if (!t)
+        return std::nullopt;
+      end = std::min(end, std::min(i, *t));
+    } else if (f.op() == 0x94d && f.pred() == 7) {
+      end = std::min(end, i);
+    }
+  }
+  struct Pending {
+    size_t insn;
+    unsigned sb;
+  };
+  std::vector<Pending> pend, pend_at_cand;
+  std::vector<size_t> sp_sharers; // take the stack-pointer load's index
+  std::optional<size_t> cand;     // shares one while all six are pending
+  size_t pressure_shares = 0;
+  for (size_t i = 0; i < end; i++) {
+    const Insn &f = I[i];
+    std::erase_if(pend, [&](const Pending &p) { return f.wait() >> p.sb & 1; });
+    if (f.rd() != 7)
+      pend.push_back({i, f.rd()});
+    if (f.wr() == 7)
+      continue;
+    unsigned busy = 0;
+    bool sp = false;
+    for (const Pending &p : pend) {
+      busy |= 1u << p.sb;
+      sp |= p.insn == 0;
+    }
+    // (Only for lack of a free index: launch_params' k_lb, whose predicated
+    // LDC takes it with indices free, is not re-finalized by nvlink at all.)
+    if (i > 0 && sp && f.wr() == sp_sb && busy == 63) {
+      if (f.op() != 0x7ac && f.op() != 0xb82)
+        return std::nullopt;
+      sp_sharers.push_back(i);
+    } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63) {
+      if (!cand) {
+        cand = i;
+        pend_at_cand = pend;
+      }
+      pressure_shares++;
+    }
+    pend.push_back({i, f.wr()});
+  }
+  if (!sp_sharers.empty()) {
+    // A share for lack of a free index before the first of them gets the
+    // freed index in nvlink's allocation, and they share it (probe s22); not
+    // modelled.
+    if (cand && *cand < sp_sharers.front())
+      return std::nullopt;
+    // They keep sharing among themselves on an index of their own (the one
+    // the stack-pointer load frees); the waits that retired them (with the
+    // stack-pointer load) now retire that index. Other shares for lack of a
+    // free index stay (probe q03). A wait at a predicated EXIT is not
+    // modelled: nvlink moves the producer elsewhere
+    // (memcpy_3d_device<unsigned long, 0, 0, 0>).
+    for (size_t x : sp_sharers)
+      I[x].w = 6;
+    size_t left = 0;
+    for (size_t i = sp_sharers.front(); i < end; i++) {
+      if (I[i].wait() >> sp_sb & 1 && left) {
+        if (I[i].op() == 0x94d)
+          return std::nullopt;
+        I[i].m |= 1u << 6;
+        left = 0;
+      }
+      if (std::find(sp_sharers.begin(), sp_sharers.end(), i) != sp_sharers.end())
+        left++;
+    }
+    if (left)
+      return std::nullopt;
+    return Split{std::move(I), true};
+  }
+  if (!cand)
+    return Split{std::move(I)};
+  size_t p = *cand;
+  if (pressure_shares != 1 || I[p].op() != 0x7ac)
+    return std::nullopt;
+  // The wait that retires the shared index after the LDCU, in the
+  // straight-line prefix: ptxas puts it at the first reader of either
+  // producer.
+  std::optional<size_t> wait;
+  for (size_t i = p + 1; i < end && !wait; i++)
+    if (I[i].wait() >> I[p].wr() & 1)
+      wait = i;
+  auto reader = first_uniform_reader(I, p, end);
+  if (!wait || !reader || *reader < *wait)
+    return std::nullopt;
+  size_t moved = p, at = *reader;
+  if (*reader == *wait) {
+    // The LDCU's reader is the shared wait: the other producer on that index
+    // (an LDCU, the only one pending there) moves to its own first reader
+    // instead.
+    std::optional<size_t> other;
+    for (const Pending &q : pend_at_cand)
+      if (q.sb == I[p].wr()) {
+        if (other || q.insn == 0 || I[q.insn].op() != 0x7ac)
+          return std::nullopt;
+        other = q.insn;
+      }
+    if (!other)
+      return std::nullopt;
+    auto r = first_uniform_reader(I, *other, end);
+    if (!r || *r <= *wait)
+      return std::nullopt;
+    moved = *other;
+    at = *r;
+  }
+  I[moved].w = 6;
+  I[at].m |= 1u << 6;
+  return Split{std::move(I)};
 }
 
 std::optional<std::vector<Insn>> decode(std::span<const u8> code, bool sp_scoreboard) {
@@ -357,8 +559,14 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
         std::fprintf(stderr, "refinalize: ptxas's allocation not reproduced at 0x%zx\n", i * 16);
       return false;
     }
-  auto fresh = allocate(I, true, Interference::kLoopHeader);
-  auto cross = allocate(I, true, Interference::kAcrossBackEdge);
+  auto split = split_pressure_share(I);
+  if (!split) {
+    if (trace)
+      std::fprintf(stderr, "refinalize: a pressure share that is not modelled\n");
+    return false;
+  }
+  auto fresh = allocate(split->code, true, Interference::kLoopHeader, split->sp_group);
+  auto cross = allocate(split->code, true, Interference::kAcrossBackEdge, split->sp_group);
   if (!fresh || !cross || *fresh != *cross) {
     if (trace)
       std::fprintf(stderr, "refinalize: re-allocation outside the model or depends on the backward-edge reading\n");

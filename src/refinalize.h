@@ -21,9 +21,12 @@ namespace dlink {
 // sharing; every wait is re-targeted to the producers it retired. Safety: the
 // model must reproduce the input's own allocation exactly (with the
 // stack-pointer load) and give the same result when backward branches' waits
-// are not applied across the edge; kernels where a producer shares the
-// stack-pointer load's index, or shares one for lack of a free index while it
-// is pending, has a CALL, or is not in that shape are left alone. Returns true
+// are not applied across the edge. Producers that share a scoreboard for lack
+// of a free one while the stack-pointer load is pending get the index it frees
+// where the note's rules say how (its sharers as a group; else one LDCU, with
+// its wait moved to its first reader); kernels where a producer shares the
+// stack-pointer load's index otherwise, or shares one for lack of a free index
+// in a way not modelled, has a CALL, or is not in that shape are left alone. Returns true
 // when `code` was rewritten (only bits 110-121 of instructions change).
 bool reallocate_scoreboards(std::span<u8> code);
 

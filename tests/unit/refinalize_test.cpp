@@ -392,3 +392,52 @@ TEST(Refinalize, LeavesKernelWhoseBackwardEdgeReadingMatters) {
   EXPECT_FALSE(reallocate_scoreboards(code));
   EXPECT_EQ(code, before);
 }
+
+// Pressure-shared producers (docs/notes/refinalization.md, "Device runtime").
+namespace {
+#include "refinalize_split_data.inc"
+
+void expect_rewritten_to(const Words &in, const Words &out) {
+  auto code = bytes_of(in);
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(out));
+}
+} // namespace
+
+// An LDCU shares the LDC's index 5 while all six are pending; its reader
+// comes after the shared wait: it gets the freed index and a wait there.
+TEST(Refinalize, SplitsPressureSharedLdcuToItsReader) {
+  expect_rewritten_to(kSplitIn, kSplitOut);
+}
+
+// The LDCU's reader is the shared wait: the other LDCU on that index moves to
+// its own first reader.
+TEST(Refinalize, SplitMovesTheOtherProducerWhenTheSharedWaitIsTheReader) {
+  expect_rewritten_to(kSplitOtherIn, kSplitOtherOut);
+}
+
+// Two LDCs on the stack-pointer load's index keep sharing on the freed index,
+// waited on where the stack-pointer load's wait was.
+TEST(Refinalize, StackPointerSharersTakeTheFreedIndex) {
+  expect_rewritten_to(kSpGroupIn, kSpGroupOut);
+}
+
+// The same with later shares for lack of a free index, which stay (probe q03,
+// sm_120).
+TEST(Refinalize, StackPointerSharersTakeTheFreedIndexOtherSharesStay) {
+  expect_rewritten_to(kSpGroupPressureIn, kSpGroupPressureOut);
+}
+
+// The stack-pointer load's sharer is waited on by a predicated EXIT: nvlink
+// moves it to another pending index (not modelled); kept.
+TEST(Refinalize, LeavesStackPointerSharerWaitedOnByExit) {
+  auto code = bytes_of(kExitWaitIn);
+  EXPECT_FALSE(reallocate_scoreboards(code));
+}
+
+// A share for lack of a free index before the stack-pointer load's sharer:
+// nvlink gives it the freed index and the sharer shares it (probe s22); kept.
+TEST(Refinalize, LeavesStackPointerSharerAfterAnEarlierPressureShare) {
+  auto code = bytes_of(kEarlierPressureShareIn);
+  EXPECT_FALSE(reallocate_scoreboards(code));
+}
