@@ -49,6 +49,7 @@ public:
     prepare_data_twins();
     build_code();
     build_debug_frame();
+    build_line_tables();
     build_module_info();
     build_function_info();
     prepare_optimizer_banks();
@@ -217,6 +218,23 @@ private:
     if (OutputSection *sec = concatenate(".nv.merc.debug_frame", find_section(ctx_, ".debug_frame")))
       for (OutputSymbol *s : {find_section(ctx_, ".debug_frame")->symbol})
         s->merc.section = sec;
+  }
+
+  // -lineinfo: the twins of the other debug sections (.debug_line,
+  // .debug_str, .nv_debug_line_sass, every .nv_debug_ptx_txt.<hash>), right
+  // after .nv.merc.debug_frame in the SASS sections' order, each the
+  // concatenation of the inputs' twins (measured: semantics-findings.md).
+  // .nv.merc.debug_str and the PTX-text twins share their SASS section's
+  // file bytes (elf.cpp assign_offsets).
+  void build_line_tables() {
+    for (OutputSection *sass : sass_sections(SectionKind::Debug)) {
+      if (sass->name == ".debug_frame" || sass->name.starts_with(".nv_debug.shared"))
+        continue;
+      std::string name = ".nv.merc" + std::string(sass->name);
+      if (OutputSection *sec = concatenate(name, sass))
+        if (sass->symbol)
+          sass->symbol->merc.section = sec;
+    }
   }
 
   void build_module_info() {

@@ -277,6 +277,10 @@ private:
       if (ctx_.arch.is_mercury() && out->kind == SectionKind::Debug && in.name == ".debug_frame") {
         std::vector<u8> kept = filter_debug_frame(i);
         out->data.insert(out->data.end(), kept.begin(), kept.end());
+      } else if (ctx_.arch.is_mercury() && out->kind == SectionKind::Debug &&
+                 (in.name == ".debug_line" || in.name == ".nv_debug_line_sass")) {
+        std::vector<u8> kept = filter_line_table(i);
+        out->data.insert(out->data.end(), kept.begin(), kept.end());
       } else {
         out->data.insert(out->data.end(), in.data.begin(), in.data.end());
       }
@@ -381,6 +385,143 @@ private:
       out.insert(out.end(), bytes.begin() + e.start, bytes.begin() + e.end);
     }
     return out;
+  }
+
+  // sm_100+ (-lineinfo): nvlink rewrites .debug_line and .nv_debug_line_sass
+  // without the line-number sequences (DW_LNE_set_address .. end_sequence)
+  // of functions that do not reach the output; each unit's unit_length
+  // shrinks accordingly. (The Mercury twins are copied as they are.)
+  // Records which input byte ranges survive, and where; an input this does
+  // not parse is copied unchanged.
+  std::vector<u8> filter_line_table(u32 i) {
+    const ElfSection &in = in_section(i);
+    const std::vector<u8> bytes(in.data.begin(), in.data.end());
+    struct Piece {
+      u64 start, end;
+      bool unit_header;
+    };
+    std::vector<Piece> pieces;
+    auto uleb = [&](u64 &p, u64 end) -> std::optional<u64> {
+      u64 v = 0;
+      for (int shift = 0; p < end && shift < 64; shift += 7) {
+        u8 b = bytes[p++];
+        v |= u64(b & 0x7f) << shift;
+        if (!(b & 0x80))
+          return v;
+      }
+      return std::nullopt;
+    };
+    auto parse = [&]() -> bool {
+      u64 off = 0;
+      while (off < bytes.size()) {
+        if (off + 15 > bytes.size())
+          return false;
+        u32 unit_length = read_le<u32>(bytes.data() + off);
+        if (unit_length >= 0xfffffff0u)
+          return false; // (64-bit DWARF: not written by ptxas)
+        u64 end = off + 4 + unit_length;
+        u64 program = off + 10 + read_le<u32>(bytes.data() + off + 6);
+        u8 opcode_base = bytes[off + 14];
+        if (end > bytes.size() || program > end || opcode_base == 0 || off + 15 + opcode_base - 1 > end)
+          return false;
+        std::vector<u8> lengths(bytes.begin() + off + 15, bytes.begin() + off + 15 + opcode_base - 1);
+        pieces.push_back({off, program, true});
+        u64 p = program, seq = program;
+        while (p < end) {
+          u8 op = bytes[p++];
+          if (op == 0) {
+            auto n = uleb(p, end);
+            if (!n || p + *n > end || *n == 0)
+              return false;
+            u8 sub = bytes[p];
+            p += *n;
+            if (sub == 1) { // DW_LNE_end_sequence
+              pieces.push_back({seq, p, false});
+              seq = p;
+            }
+          } else if (op == 9) { // DW_LNS_fixed_advance_pc: one uhalf
+            p += 2;
+          } else if (op < opcode_base) {
+            for (u8 k = 0; k < lengths[op - 1]; k++)
+              if (!uleb(p, end))
+                return false;
+          }
+        }
+        if (p != end || seq != end)
+          return false;
+        off = end;
+      }
+      return true;
+    };
+    if (!parse())
+      return bytes;
+    // A sequence goes with the function its relocations name.
+    std::vector<bool> keep(pieces.size(), true);
+    std::vector<std::optional<std::pair<int, size_t>>> order(pieces.size());
+    for (const ElfSection &rs : obj_.elf.sections) {
+      if ((rs.type != SHT_RELA && rs.type != SHT_REL) || rs.info != i)
+        continue;
+      for (const ElfReloc &r : read_relocs(rs)) {
+        if (r.sym >= obj_.symbols.size() || obj_.symbols[r.sym].type() != STT_FUNC)
+          continue;
+        for (size_t k = 0; k < pieces.size(); k++)
+          if (!pieces[k].unit_header && r.offset >= pieces[k].start && r.offset < pieces[k].end) {
+            if (!is_live_function(ctx_, obj_, r.sym))
+              keep[k] = false;
+            else
+              order[k] = symbol_order(mapped_symbol(r.sym));
+          }
+      }
+    }
+    // Within a unit the sequences follow the output symbol order of their
+    // functions (measured: input k_e, h2, h1, k_d came out h2, h1, k_e, k_d,
+    // the order of the output's .symtab); a unit with a sequence of no known
+    // function keeps its order.
+    std::vector<size_t> seq;
+    auto flush = [&](std::vector<size_t> &list, std::vector<size_t> &ordered) {
+      if (std::all_of(list.begin(), list.end(), [&](size_t k) { return order[k].has_value(); }))
+        std::stable_sort(list.begin(), list.end(), [&](size_t a, size_t b) { return *order[a] < *order[b]; });
+      ordered.insert(ordered.end(), list.begin(), list.end());
+      list.clear();
+    };
+    std::vector<size_t> ordered;
+    for (size_t k = 0; k < pieces.size(); k++) {
+      if (pieces[k].unit_header) {
+        flush(seq, ordered);
+        ordered.push_back(k);
+      } else if (keep[k]) {
+        seq.push_back(k);
+      }
+    }
+    flush(seq, ordered);
+    bool same = ordered.size() == pieces.size();
+    for (size_t k = 0; same && k < ordered.size(); k++)
+      same = ordered[k] == k;
+    if (same)
+      return bytes;
+    std::vector<u8> out;
+    auto &ranges = frame_ranges_[i];
+    u64 unit_at = 0;
+    for (size_t k : ordered) {
+      if (pieces[k].unit_header)
+        unit_at = out.size();
+      ranges.push_back({pieces[k].start, pieces[k].end, out.size()});
+      out.insert(out.end(), bytes.begin() + pieces[k].start, bytes.begin() + pieces[k].end);
+      write_le<u32>(out.data() + unit_at, static_cast<u32>(out.size() - unit_at - 4));
+    }
+    return out;
+  }
+
+  // Where `sym` comes in the output's .symtab: locals, then globals, each
+  // in creation order (writer.cpp); nullopt if unknown.
+  std::optional<std::pair<int, size_t>> symbol_order(const OutputSymbol *sym) const {
+    if (!sym)
+      return std::nullopt;
+    const std::vector<OutputSymbol *> &list = sym->bind == STB_LOCAL ? ctx_.out.locals : ctx_.out.globals;
+    auto it = std::find(list.begin(), list.end(), sym);
+    if (it == list.end())
+      return std::nullopt;
+    return std::make_pair(sym->bind == STB_LOCAL ? 0 : 1, static_cast<size_t>(it - list.begin()));
   }
 
   // sm_100+: the CIE + FDE that replace this input's FDE of weak function
@@ -1531,6 +1672,15 @@ void pack_constant_bank(Context &ctx) {
   sec->size = sec->data.size();
 }
 
+// sm_100+: the relocations of the line tables (.rela.debug_line,
+// .rela.nv_debug_line_sass) come in offset order (measured, with the
+// sequences reordered by filter_line_table; sm_75-sm_90a list them most
+// recent first like every other section).
+static bool line_table_relocs(const Context &ctx, const OutputSection &sec) {
+  return ctx.arch.is_mercury() && sec.kind == SectionKind::Reloc && !sec.merc && sec.target &&
+         (sec.target->name == ".debug_line" || sec.target->name == ".nv_debug_line_sass");
+}
+
 void merge_inputs(Context &ctx) {
   for (InputObject *obj : ctx.inputs) {
     try {
@@ -1567,7 +1717,11 @@ void merge_inputs(Context &ctx) {
   // Relocations and per-function records are kept in nvlink's list order:
   // each new entry goes to the front.
   for (OutputSection *sec : ctx.out.sections) {
-    std::reverse(sec->relocs.begin(), sec->relocs.end());
+    if (line_table_relocs(ctx, *sec))
+      std::stable_sort(sec->relocs.begin(), sec->relocs.end(),
+                       [](const OutputReloc &a, const OutputReloc &b) { return a.offset < b.offset; });
+    else
+      std::reverse(sec->relocs.begin(), sec->relocs.end());
     std::reverse(sec->records.begin(), sec->records.end());
     for (InfoRecord &r : sec->tail_records) {
       r.bank_tail = true;

@@ -147,6 +147,117 @@ std::optional<Fde> find_fde(Context &ctx, const OutputSymbol *fn) {
   return Fde{frame, s, s + 12 + len, *ca};
 }
 
+// -lineinfo: `fn`'s line-number sequence in each line table (.debug_line,
+// .nv_debug_line_sass; found through its DW_LNE_set_address relocation)
+// with every address advance re-encoded for the new offsets, in the same
+// bytes (measured on fence probes f1-f14: nvlink rewrites the advance_pc
+// operands in place and keeps the tables' sizes). `map` gives the new offset of an
+// old one; the sequence's end (old_size) becomes new_size. The new bytes of
+// each table, or nullopt where the sequence is outside what was measured
+// (an operand that would need another length, a row in removed code).
+template <class Map>
+std::optional<std::vector<std::pair<OutputSection *, std::vector<u8>>>>
+rewrite_line_tables(Context &ctx, const OutputSymbol *fn, const Map &map, u64 old_size,
+                    u64 new_size) {
+  std::vector<std::pair<OutputSection *, std::vector<u8>>> out;
+  for (std::string_view name : {".debug_line", ".nv_debug_line_sass"}) {
+    OutputSection *table = find_section(ctx, name);
+    if (!table || table->removed)
+      continue;
+    if (table->data.size() != table->size)
+      return std::nullopt;
+    std::optional<u64> at;
+    for (const OutputSection *rs : ctx.out.sections)
+      if (!rs->removed && rs->target == table && !rs->merc)
+        for (const OutputReloc &r : rs->relocs)
+          if (r.sym == fn) {
+            if (at || r.addend != 0)
+              return std::nullopt;
+            at = r.offset;
+          }
+    if (!at)
+      continue;
+    std::vector<u8> d = table->data;
+    // The unit holding the sequence: its header's opcode parameters.
+    size_t unit = 0, unit_end = 0;
+    while (unit < d.size()) {
+      if (unit + 15 > d.size())
+        return std::nullopt;
+      unit_end = unit + 4 + read_le<u32>(d.data() + unit);
+      if (unit_end > d.size())
+        return std::nullopt;
+      if (*at < unit_end)
+        break;
+      unit = unit_end;
+    }
+    if (unit >= d.size() || *at < unit + 3 + 15 || *at + 8 > unit_end)
+      return std::nullopt;
+    const u64 min_len = d[unit + 10];
+    const unsigned line_range = d[unit + 13], opcode_base = d[unit + 14];
+    if (min_len == 0 || line_range == 0 || opcode_base < 10 || unit + 15 + opcode_base - 1 > unit_end)
+      return std::nullopt;
+    size_t p = *at - 3;
+    if (d[p] != 0 || d[p + 1] != 9 || d[p + 2] != 2 || read_le<u64>(d.data() + *at) != 0)
+      return std::nullopt;
+    p += 11;
+    u64 loc = 0, new_loc = 0;
+    auto advance = [&](u64 delta) -> std::optional<u64> {
+      loc += delta;
+      std::optional<u64> nl = loc == old_size ? std::optional<u64>(new_size) : map(loc);
+      if (!nl || *nl < new_loc || (*nl - new_loc) % min_len)
+        return std::nullopt;
+      u64 nd = (*nl - new_loc) / min_len;
+      new_loc = *nl;
+      return nd;
+    };
+    bool ended = false;
+    while (p < unit_end && !ended) {
+      u8 op = d[p++];
+      if (op == 0) { // extended: end_sequence, or one without an address
+        size_t q = p;         // (NVIDIA's 0x90 in .debug_line, -lineinfo
+        auto len = read_uleb(d, q, unit_end); // with inlined functions)
+        if (!len || *len == 0 || q + *len > unit_end || d[q] == 2 || d[q] == 3)
+          return std::nullopt; // (set_address, define_file)
+        ended = d[q] == 1;
+        p = q + *len;
+      } else if (op >= opcode_base) { // special: address and line advance
+        unsigned a = op - opcode_base;
+        auto nd = advance(u64(a / line_range) * min_len);
+        if (!nd)
+          return std::nullopt;
+        u64 nop = opcode_base + a % line_range + *nd * line_range;
+        if (nop > 255)
+          return std::nullopt;
+        d[p - 1] = u8(nop);
+      } else if (op == 2) { // DW_LNS_advance_pc
+        size_t q = p;
+        auto v = read_uleb(d, q, unit_end);
+        if (!v)
+          return std::nullopt;
+        // (The operand keeps its length, padded: f9's 0xb0 "b0 01" became
+        // 0x60 "e0 00".)
+        auto nd = advance(*v * min_len);
+        if (!nd || (q - p < 10 && (*nd >> (7 * (q - p))) != 0))
+          return std::nullopt;
+        u64 x = *nd;
+        for (size_t k = p; k < q; k++, x >>= 7)
+          d[k] = u8((x & 0x7f) | (k + 1 < q ? 0x80 : 0));
+        p = q;
+      } else if (op == 3 || op == 4 || op == 5) { // advance_line, set_file, set_column
+        if (!read_uleb(d, p, unit_end))
+          return std::nullopt;
+      } else if (op == 1 || op == 6 || op == 7) { // copy, negate_stmt, set_basic_block
+      } else {
+        return std::nullopt; // const_add_pc, fixed_advance_pc, ...: not seen
+      }
+    }
+    if (!ended || loc != old_size)
+      return std::nullopt;
+    out.emplace_back(table, std::move(d));
+  }
+  return out;
+}
+
 // The capsule's fence records: "d1 04 xx yy" (gpu) or "d1 02 xx yy" (sys),
 // xx 1 or 2, yy 0x47/0x49/0x4d/0x4e, at even offsets, one per CTA+GPU/SYS
 // MEMBAR pair; nvlink writes "51 02 xx yy". The last u16 is a check field
@@ -360,15 +471,19 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
       continue;
     if (rs->target == &text && !rs->relocs.empty())
       return kept(__LINE__);
-    if (rs->target->name == ".debug_frame")
+    if (rs->target->name == ".debug_frame" || rs->target->name == ".debug_line" ||
+        rs->target->name == ".nv_debug_line_sass")
       continue;
     for (const OutputReloc &r : rs->relocs)
       if (r.sym == fn || r.sym == text.symbol)
         return kept(__LINE__);
   }
-  // Line tables and other debug data would hold code offsets too.
+  // Other debug data would hold code offsets too (line tables are
+  // rewritten below; the PTX text and .debug_str hold none).
   for (const OutputSection *s : ctx.out.sections)
-    if (!s->removed && !s->merc && (s->kind == SectionKind::Debug) && s->name != ".debug_frame")
+    if (!s->removed && !s->merc && (s->kind == SectionKind::Debug) && s->name != ".debug_frame" &&
+        s->name != ".debug_line" && s->name != ".nv_debug_line_sass" && s->name != ".debug_str" &&
+        !s->name.starts_with(".nv_debug_ptx_txt."))
       return kept(__LINE__);
 
   // .nv.info.<f>.
@@ -454,6 +569,10 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
     }
   }
 
+  auto lines = rewrite_line_tables(ctx, fn, [&](u64 off) { return map_offset(off, true); }, old_size, new_size);
+  if (!lines)
+    return kept(__LINE__);
+
   // The capsule.
   const InputObject *obj = fn->defined_in;
   const ElfSection *cap =
@@ -475,6 +594,8 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
   info->records = std::move(records);
   if (fde)
     fde->sec->data = std::move(frame);
+  for (auto &[table, bytes] : *lines)
+    table->data = std::move(bytes);
   ctx.out.capsule_replacement[&text] = std::move(*capsule);
   return FenceRewrite::Rewritten;
 }

@@ -270,6 +270,16 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
         if (file.sections[j].name == base && file.sections[j].size == 0)
           return j;
     }
+    // A -lineinfo PTX-text twin (.nv.merc.nv_debug_ptx_txt.<hash>) and
+    // .nv.merc.debug_str sit where their SASS section is (as ptxas writes
+    // them; nvlink keeps that).
+    if ((m.flags & kMercFlag) &&
+        (m.name.starts_with(".nv.merc.nv_debug_ptx_txt.") || m.name == ".nv.merc.debug_str")) {
+      std::string_view base = m.name.substr(kMercPrefix.size());
+      for (size_t j = 1; j < i; j++)
+        if (file.sections[j].name == base && file.sections[j].size == m.size)
+          return j;
+    }
     if (!(m.flags & kMercFlag) || !(m.flags & SHF_ALLOC) || !m.name.starts_with(kMercPrefix) ||
         !(m.type == SHT_CUDA_GLOBAL_INIT || is_bank(m.type)))
       return 0;
