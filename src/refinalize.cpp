@@ -376,6 +376,82 @@ std::optional<size_t> first_uniform_reader(const std::vector<Insn> &I, size_t p,
   return std::nullopt;
 }
 
+// A single producer on the stack-pointer load's index (taken while all six
+// are pending) whose shared wait sits at a predicated EXIT or BRA, which reads
+// no register: nvlink drops that wait and puts the producer on the index of
+// the pending producer whose next wait comes first, not counting a wait at the
+// very next instruction (memcpy_3d_device<unsigned long, 0, 0, *> at 0x80:
+// waits at 0x90 and 0xb0, joins 0xb0's; cg_grid's k_tiles at sm_100-sm_110,
+// the S2R at 0xb0: waits at 0xc0 and 0xd0, joins 0xd0's). Returns the input
+// with the producer moved to that index, nullopt when the case does not
+// apply.
+template <class PendingT>
+std::optional<std::vector<Insn>> join_unread_sp_sharer(std::vector<Insn> I,
+                                                       const std::vector<size_t> &sharers,
+                                                       const std::vector<PendingT> &pend,
+                                                       size_t end) {
+  if (sharers.size() != 1)
+    return std::nullopt;
+  const size_t s = sharers.front();
+  const unsigned sp_sb = I[0].wr();
+  // The wait that retires the sharer (with the stack-pointer load); a branch
+  // ending the straight-line prefix may carry it.
+  std::optional<size_t> w;
+  for (size_t i = s + 1; i <= end && i < I.size() && !w; i++)
+    if (I[i].wait() >> sp_sb & 1)
+      w = i;
+  if (!w || !(I[*w].op() == 0x94d || I[*w].op() == 0x947) || I[*w].pred() == 7)
+    return std::nullopt;
+  std::optional<size_t> best_at;
+  unsigned best_sb = 7;
+  for (const PendingT &q : pend) {
+    if (q.insn == 0 || q.sb == sp_sb)
+      continue;
+    std::optional<size_t> at;
+    for (size_t i = s + 1; i <= *w && !at; i++)
+      if (I[i].wait() >> q.sb & 1)
+        at = i;
+    if (!at)
+      return std::nullopt; // a pending producer retired after the EXIT/BRA
+    if (*at < s + 2 || *at == *w)
+      continue;
+    if (!best_at || *at < *best_at || (*at == *best_at && q.sb < best_sb)) {
+      best_at = at;
+      best_sb = q.sb;
+    }
+  }
+  if (!best_at)
+    return std::nullopt;
+  I[s].w = best_sb;
+  return I;
+}
+
+// For an S2R (0x919) whose shared wait at `wait` is dissolved: the next
+// instruction after it that waits on anything (up to `end`, a branch ending
+// the straight-line prefix included), provided no instruction in between names
+// the S2R's destination in bits 24-31, 32-39 or 64-71 (a conservative reader
+// test), the shared wait included. Measured: cg_grid's k_tiles at sm_120/sm_121, the S2R at 0x40 (R6,
+// read at 0x1b0), shared wait 0x140, nvlink waits at the predicated BRA at
+// 0x160 where ptxas waits on everything pending. nullopt otherwise.
+std::optional<size_t> next_wait_before_reader(const std::vector<Insn> &I, size_t q, size_t wait,
+                                              size_t end) {
+  if (I[q].op() != 0x919)
+    return std::nullopt;
+  unsigned d = unsigned(I[q].lo >> 16 & 0xff);
+  if (d == 0xff)
+    return std::nullopt;
+  // The shared wait itself must not read it either: then both are read there
+  // and nvlink keeps the share (probe e37 at sm_120, not modelled).
+  for (size_t i = wait; i <= end && i < I.size(); i++) {
+    if (i > wait && I[i].wait())
+      return i;
+    const Insn &f = I[i];
+    if ((f.lo >> 24 & 0xff) == d || (f.lo >> 32 & 0xff) == d || (f.hi & 0xff) == d)
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 struct Split {
   std::vector<Insn> code;
   bool sp_group = false; // the stack-pointer load's sharers got index 6
@@ -404,7 +480,7 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     size_t insn;
     unsigned sb;
   };
-  std::vector<Pending> pend, pend_at_cand;
+  std::vector<Pending> pend, pend_at_cand, pend_at_sharer;
   std::vector<size_t> sp_sharers; // take the stack-pointer load's index
   std::optional<size_t> cand;     // shares one while all six are pending
   size_t pressure_shares = 0;
@@ -424,8 +500,10 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     // (Only for lack of a free index: launch_params' k_lb, whose predicated
     // LDC takes it with indices free, is not re-finalized by nvlink at all.)
     if (i > 0 && sp && f.wr() == sp_sb && busy == 63) {
-      if (f.op() != 0x7ac && f.op() != 0xb82)
+      if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919)
         return std::nullopt;
+      if (sp_sharers.empty())
+        pend_at_sharer = pend;
       sp_sharers.push_back(i);
     } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63) {
       if (!cand) {
@@ -442,12 +520,17 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     // modelled.
     if (cand && *cand < sp_sharers.front())
       return std::nullopt;
+    if (auto joined = join_unread_sp_sharer(I, sp_sharers, pend_at_sharer, end))
+      return Split{std::move(*joined), true};
+    for (size_t x : sp_sharers)
+      if (I[x].op() == 0x919)
+        return std::nullopt;
     // They keep sharing among themselves on an index of their own (the one
     // the stack-pointer load frees); the waits that retired them (with the
     // stack-pointer load) now retire that index. Other shares for lack of a
-    // free index stay (probe q03). A wait at a predicated EXIT is not
-    // modelled: nvlink moves the producer elsewhere
-    // (memcpy_3d_device<unsigned long, 0, 0, 0>).
+    // free index stay (probe q03). A single sharer whose wait is at a
+    // predicated EXIT or BRA joins another index instead
+    // (join_unread_sp_sharer, above); any other such wait is not modelled.
     for (size_t x : sp_sharers)
       I[x].w = 6;
     size_t left = 0;
@@ -488,13 +571,14 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     std::optional<size_t> other;
     for (const Pending &q : pend_at_cand)
       if (q.sb == I[p].wr()) {
-        if (other || q.insn == 0 || I[q.insn].op() != 0x7ac)
+        if (other || q.insn == 0 || (I[q.insn].op() != 0x7ac && I[q.insn].op() != 0x919))
           return std::nullopt;
         other = q.insn;
       }
     if (!other)
       return std::nullopt;
-    auto r = first_uniform_reader(I, *other, end);
+    auto r = I[*other].op() == 0x7ac ? first_uniform_reader(I, *other, end)
+                                     : next_wait_before_reader(I, *other, *wait, end);
     if (!r || *r <= *wait)
       return std::nullopt;
     moved = *other;
