@@ -281,6 +281,10 @@ private:
                  (in.name == ".debug_line" || in.name == ".nv_debug_line_sass")) {
         std::vector<u8> kept = filter_line_table(i);
         out->data.insert(out->data.end(), kept.begin(), kept.end());
+      } else if (ctx_.arch.is_mercury() && out->kind == SectionKind::Debug &&
+                 in.name == ".nv_debug_info_reg_sass") {
+        std::vector<u8> kept = filter_register_map(i);
+        out->data.insert(out->data.end(), kept.begin(), kept.end());
       } else {
         out->data.insert(out->data.end(), in.data.begin(), in.data.end());
       }
@@ -510,6 +514,55 @@ private:
       write_le<u32>(out.data() + unit_at, static_cast<u32>(out.size() - unit_at - 4));
     }
     return out;
+  }
+
+  // sm_100+ -G: .nv_debug_info_reg_sass lists, per function (its name,
+  // NUL, u32 count), entries of u32, register name, NUL, 3 bytes, u8 kind
+  // (2 predicate, 5 register), u32 start and u32 end code offsets. nvlink
+  // zeroes start and end of every entry of a function the link removes
+  // (measured: gdebug_single's never_called, gdebug_2tu's unused_fn; sm_90
+  // keeps them; the Mercury twin is copied as it is). An input this does
+  // not parse is copied unchanged.
+  std::vector<u8> filter_register_map(u32 i) {
+    const ElfSection &in = in_section(i);
+    std::vector<u8> bytes(in.data.begin(), in.data.end());
+    const std::vector<u8> original = bytes;
+    auto cstring = [&](size_t &p) -> std::optional<std::string_view> {
+      auto nul = std::find(bytes.begin() + p, bytes.end(), u8(0));
+      if (nul == bytes.end())
+        return std::nullopt;
+      std::string_view name(reinterpret_cast<const char *>(bytes.data() + p),
+                            static_cast<size_t>(nul - bytes.begin()) - p);
+      p = static_cast<size_t>(nul - bytes.begin()) + 1;
+      return name;
+    };
+    size_t p = 0;
+    while (p < bytes.size()) {
+      auto fn = cstring(p);
+      if (!fn || fn->empty() || p + 4 > bytes.size())
+        return original;
+      u32 count = read_le<u32>(bytes.data() + p);
+      p += 4;
+      bool dead = false;
+      for (u32 k = 1; k < obj_.symbols.size(); k++)
+        if (obj_.symbols[k].name == *fn && obj_.symbols[k].type() == STT_FUNC &&
+            obj_.symbols[k].shndx != SHN_UNDEF) {
+          dead = !is_live_function(ctx_, obj_, k);
+          break;
+        }
+      for (u32 e = 0; e < count; e++) {
+        if (p + 4 > bytes.size())
+          return original;
+        p += 4;
+        if (!cstring(p) || p + 12 > bytes.size())
+          return original;
+        p += 4;
+        if (dead)
+          std::fill(bytes.begin() + p, bytes.begin() + p + 8, u8(0));
+        p += 8;
+      }
+    }
+    return bytes;
   }
 
   // Where `sym` comes in the output's .symtab: locals, then globals, each

@@ -54,12 +54,15 @@ struct FenceStrip {
   std::vector<size_t> pos;   // per input instruction (and the end): new index
   size_t end = 0;            // input instructions before the trailing NOPs
   size_t pairs = 0;          // CTA+GPU/SYS MEMBAR pairs (one CTA MEMBAR removed each)
+  size_t exit_membars = 0;   // -G: MEMBARs before an exit, removed (semantics-findings §21)
 };
 FenceStrip strip_fence_padding(std::span<const u8> code);
 
 // The capsule's part: each fence record (one per MEMBAR pair) re-encoded and
 // the check field in its last u16 updated; nullopt outside the measured form.
-std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> capsule, size_t pairs);
+// (-G: also one record per removed exit MEMBAR, `exit_membars`.)
+std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> capsule, size_t pairs,
+                                                    size_t exit_membars = 0);
 
 // Applies reallocate_scoreboards to every kernel (a .text.<f> with a
 // .nv.info.<f>) without a stack frame of its own; launch bounds do not

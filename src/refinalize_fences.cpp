@@ -265,7 +265,8 @@ rewrite_line_tables(Context &ctx, const OutputSymbol *fn, const Map &map, u64 ol
 // words constant modulo 0x400 (measured on every changed capsule).
 } // namespace
 
-std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size_t pairs) {
+std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size_t pairs,
+                                                    size_t exit_membars) {
   std::vector<u8> out(in.begin(), in.end());
   size_t n = out.size();
   if (n < 8 || n % 2)
@@ -278,7 +279,21 @@ std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size
       recs.push_back(p);
   if (recs.size() != pairs)
     return std::nullopt;
+  // -G exit MEMBARs: "51 02 01 11" becomes "d1 01 01 11" (measured on
+  // gdebug_single and gdebug_2tu, sm_100 to sm_121), one unit each.
+  std::vector<size_t> exits;
+  if (exit_membars)
+    for (size_t p = 0; p + 4 <= n - 2; p += 2)
+      if (out[p] == 0x51 && out[p + 1] == 0x02 && out[p + 2] == 0x01 && out[p + 3] == 0x11)
+        exits.push_back(p);
+  if (exits.size() != exit_membars)
+    return std::nullopt;
   unsigned units = 0;
+  for (size_t p : exits) {
+    out[p] = 0xd1;
+    out[p + 1] = 0x01;
+    units += 1;
+  }
   for (size_t p : recs) {
     if (p % 2)
       return std::nullopt;
@@ -319,6 +334,21 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
   removed.assign(n, false);
   size_t pairs = 0;
   bool any = false, outside = false;
+  // -G: ptxas ends each exit path with MEMBAR (hi 0x5000), 0x9ab, 0x5ab,
+  // EXIT; nvlink drops that MEMBAR in kernels without calls (§21).
+  bool calls = false;
+  for (const Ins &f : I)
+    if ((f.op() & 0x1ff) == 0x143 || (f.op() & 0x1ff) == 0x144 || f.op() == 0x343)
+      calls = true;
+  std::vector<bool> exit_membar(n, false);
+  for (size_t i = 0; i + 3 < n && !calls; i++)
+    if (I[i].lo == 0x7992 && (I[i].hi & kControlMask) == 0x5000 && I[i + 1].op() == 0x9ab &&
+        I[i + 2].op() == 0x5ab && I[i + 3].op() == 0x94d) {
+      any = true;
+      removed[i] = true;
+      exit_membar[i] = true;
+      out.exit_membars++;
+    }
   for (size_t i = 0; i < n; i++) {
     if (is_pad(I[i])) {
       any = true;
@@ -386,7 +416,9 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
       if (off % 4)
         return out;
       int64_t t = int64_t(i) + 1 + off / 4;
-      if (t < 0 || t >= int64_t(end) || removed[size_t(t)])
+      // (A branch to a removed -G exit MEMBAR goes to the next instruction
+      // kept: gdebug_single's k2, `BRA` +0 before it, keeps offset 0.)
+      if (t < 0 || t >= int64_t(end) || (removed[size_t(t)] && !exit_membar[size_t(t)]))
         return out; // outside the code, into the padding, or at a removed instruction
       auto lo = set_bra_offset(f.lo, (int64_t(pos[size_t(t)]) - int64_t(pos[i]) - 1) * 4);
       if (!lo)
@@ -465,8 +497,11 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
     for (const OutputSymbol *s : *list)
       if (s != fn && s->section == &text && !s->is_section_symbol)
         return kept(__LINE__);
-  // Relocations: none into the code, none against it but the FDE's.
-  for (const OutputSection *rs : ctx.out.sections) {
+  // Relocations: none into the code, none against it but the FDE's, the
+  // line tables' and (-G) those of .debug_info and .debug_loc, whose
+  // addends are code offsets (high_pc fn + size, location ranges; §21).
+  std::vector<std::pair<OutputReloc *, i64>> addends;
+  for (OutputSection *rs : ctx.out.sections) {
     if (rs->removed || !rs->target || rs->merc)
       continue;
     if (rs->target == &text && !rs->relocs.empty())
@@ -474,17 +509,81 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
     if (rs->target->name == ".debug_frame" || rs->target->name == ".debug_line" ||
         rs->target->name == ".nv_debug_line_sass")
       continue;
-    for (const OutputReloc &r : rs->relocs)
-      if (r.sym == fn || r.sym == text.symbol)
+    bool dwarf = rs->target->name == ".debug_info" || rs->target->name == ".debug_loc";
+    for (OutputReloc &r : rs->relocs) {
+      if (r.sym == text.symbol)
         return kept(__LINE__);
+      if (r.sym != fn)
+        continue;
+      if (!dwarf || r.addend < 0)
+        return kept(__LINE__);
+      std::optional<u64> a = u64(r.addend) == old_size ? std::optional<u64>(new_size)
+                                                       : map_offset(u64(r.addend), true);
+      if (!a)
+        return kept(__LINE__);
+      addends.emplace_back(&r, i64(*a));
+    }
   }
-  // Other debug data would hold code offsets too (line tables are
-  // rewritten below; the PTX text and .debug_str hold none).
-  for (const OutputSection *s : ctx.out.sections)
-    if (!s->removed && !s->merc && (s->kind == SectionKind::Debug) && s->name != ".debug_frame" &&
-        s->name != ".debug_line" && s->name != ".nv_debug_line_sass" && s->name != ".debug_str" &&
-        !s->name.starts_with(".nv_debug_ptx_txt."))
+  // Other debug data would hold code offsets too (line tables and -G's
+  // register map are rewritten below; the PTX text, .debug_str and the
+  // other -G sections hold none: measured unchanged).
+  OutputSection *reg_map = nullptr;
+  for (OutputSection *s : ctx.out.sections) {
+    if (s->removed || s->merc || s->kind != SectionKind::Debug)
+      continue;
+    if (s->name == ".nv_debug_info_reg_sass") {
+      reg_map = s;
+      continue;
+    }
+    if (s->name != ".debug_frame" && s->name != ".debug_line" && s->name != ".nv_debug_line_sass" &&
+        s->name != ".debug_str" && !s->name.starts_with(".nv_debug_ptx_txt.") &&
+        s->name != ".debug_info" && s->name != ".debug_abbrev" && s->name != ".debug_loc" &&
+        s->name != ".debug_pubnames" && s->name != ".debug_pubtypes" &&
+        s->name != ".nv_debug_info_reg_type")
       return kept(__LINE__);
+  }
+  // -G register map (.nv_debug_info_reg_sass; layout in merge.cpp
+  // filter_register_map): the start and end offsets of `fn`'s entries.
+  std::vector<u8> reg_bytes;
+  if (reg_map) {
+    if (reg_map->data.size() != reg_map->size)
+      return kept(__LINE__);
+    reg_bytes = reg_map->data;
+    std::vector<u8> &b = reg_bytes;
+    auto cstring = [&](size_t &p) -> std::optional<std::string_view> {
+      auto nul = std::find(b.begin() + long(p), b.end(), u8(0));
+      if (nul == b.end())
+        return std::nullopt;
+      std::string_view name(reinterpret_cast<const char *>(b.data() + p), size_t(nul - b.begin()) - p);
+      p = size_t(nul - b.begin()) + 1;
+      return name;
+    };
+    size_t p = 0;
+    while (p < b.size()) {
+      auto name = cstring(p);
+      if (!name || p + 4 > b.size())
+        return kept(__LINE__);
+      u32 count = read_le<u32>(b.data() + p);
+      p += 4;
+      bool mine = *name == fn->name;
+      for (u32 e = 0; e < count; e++) {
+        if (p + 4 > b.size())
+          return kept(__LINE__);
+        p += 4;
+        if (!cstring(p) || p + 12 > b.size())
+          return kept(__LINE__);
+        p += 4;
+        for (int k = 0; k < 2 && mine; k++) {
+          u64 off = read_le<u32>(b.data() + p + 4 * size_t(k));
+          std::optional<u64> no = off == old_size ? std::optional<u64>(new_size) : map_offset(off, true);
+          if (!no)
+            return kept(__LINE__);
+          write_le<u32>(b.data() + p + 4 * size_t(k), u32(*no));
+        }
+        p += 8;
+      }
+    }
+  }
 
   // .nv.info.<f>.
   OutputSection *info = find_section(ctx, ".nv.info." + std::string(text.name.substr(6)));
@@ -579,12 +678,16 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
       obj ? obj->elf.section_named(".nv.capmerc" + std::string(text.name)) : nullptr;
   if (!cap)
     return kept(__LINE__);
-  auto capsule = recode_fence_capsule({cap->data.data(), cap->data.size()}, st.pairs);
+  auto capsule = recode_fence_capsule({cap->data.data(), cap->data.size()}, st.pairs, st.exit_membars);
   if (!capsule)
     return kept(__LINE__);
 
-  // Scoreboards, checked on ptxas's code.
-  if (!reallocate_scoreboards(text.data, code))
+  // Scoreboards, checked on ptxas's code. (-G exit MEMBARs alone: nvlink
+  // keeps every other instruction's bytes, scheduling controls included;
+  // measured on gdebug_single, gdebug_2tu.)
+  bool exit_membars_only = st.pairs == 0 && st.exit_membars > 0 &&
+                           std::count(removed.begin(), removed.end(), true) == long(st.exit_membars);
+  if (!exit_membars_only && !reallocate_scoreboards(text.data, code))
     return kept(__LINE__);
 
   // Commit.
@@ -596,6 +699,10 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
     fde->sec->data = std::move(frame);
   for (auto &[table, bytes] : *lines)
     table->data = std::move(bytes);
+  for (auto &[r, a] : addends)
+    r->addend = a;
+  if (reg_map)
+    reg_map->data = std::move(reg_bytes);
   ctx.out.capsule_replacement[&text] = std::move(*capsule);
   return FenceRewrite::Rewritten;
 }

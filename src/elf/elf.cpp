@@ -272,13 +272,26 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
     }
     // A -lineinfo PTX-text twin (.nv.merc.nv_debug_ptx_txt.<hash>) and
     // .nv.merc.debug_str sit where their SASS section is (as ptxas writes
-    // them; nvlink keeps that).
+    // them; nvlink keeps that); with -G also .nv.merc.debug_abbrev,
+    // .nv.merc.debug_loc, .nv.merc.debug_pubnames and .nv.merc.debug_pubtypes
+    // (not .debug_info, even where its bytes are equal, nor .debug_line or
+    // .nv_debug_line_sass), and .nv.merc.nv_debug_info_reg_type where its
+    // bytes equal the SASS section's (ptxas and nvlink alike).
+    bool reg_type = m.name == ".nv.merc.nv_debug_info_reg_type";
     if ((m.flags & kMercFlag) &&
-        (m.name.starts_with(".nv.merc.nv_debug_ptx_txt.") || m.name == ".nv.merc.debug_str")) {
+        (m.name.starts_with(".nv.merc.nv_debug_ptx_txt.") || m.name == ".nv.merc.debug_str" ||
+         m.name == ".nv.merc.debug_abbrev" || m.name == ".nv.merc.debug_loc" ||
+         m.name == ".nv.merc.debug_pubnames" || m.name == ".nv.merc.debug_pubtypes" || reg_type)) {
       std::string_view base = m.name.substr(kMercPrefix.size());
-      for (size_t j = 1; j < i; j++)
-        if (file.sections[j].name == base && file.sections[j].size == m.size)
-          return j;
+      for (size_t j = 1; j < i; j++) {
+        const ElfSection &t = file.sections[j];
+        if (t.name != base || t.size != m.size)
+          continue;
+        if (reg_type && (t.data.size() != m.data.size() ||
+                         (!t.data.empty() && std::memcmp(t.data.data(), m.data.data(), t.data.size()) != 0)))
+          continue;
+        return j;
+      }
     }
     if (!(m.flags & kMercFlag) || !(m.flags & SHF_ALLOC) || !m.name.starts_with(kMercPrefix) ||
         !(m.type == SHT_CUDA_GLOBAL_INIT || is_bank(m.type)))
