@@ -673,7 +673,7 @@ void refinalize_kernels(Context &ctx) {
   // too); kernels nvlink leaves alone, such as launch_params' k_lb, fail the
   // model's check on ptxas's own allocation.
   // A kernel with a stack frame of its own (local memory through R1) keeps
-  // its code.
+  // its scoreboards.
   std::unordered_set<const OutputSection *> has_frame;
   for (const OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::ModuleInfo)
@@ -682,11 +682,15 @@ void refinalize_kernels(Context &ctx) {
             read_le<u32>(r.payload.data() + 4) != 0)
           has_frame.insert(r.sym->section);
   for (OutputSection *sec : ctx.out.sections) {
-    if (sec->removed || !sec->name.starts_with(".text.") || sec->data.size() != sec->size ||
-        has_frame.contains(sec))
+    if (sec->removed || !sec->name.starts_with(".text.") || sec->data.size() != sec->size)
       continue;
     if (!find_section(ctx, ".nv.info." + std::string(sec->name.substr(6))))
       continue;
+    if (has_frame.contains(sec)) {
+      // Its scoreboards stay; -G exit MEMBARs still go (semantics-findings §21).
+      refinalize_fence_kernel(ctx, *sec, /*exit_membars_only_allowed=*/true);
+      continue;
+    }
     if (refinalize_fence_kernel(ctx, *sec) == FenceRewrite::NoFences)
       reallocate_scoreboards(sec->data);
   }

@@ -43,7 +43,10 @@ enum class FenceRewrite {
   Rewritten, // removed, scoreboards re-allocated, offsets fixed up
   Kept,      // outside the measured model: the kernel keeps ptxas's code
 };
-FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text);
+// exit_membars_only_allowed: only the -G exit MEMBARs may go (a kernel with a
+// stack frame of its own: nvlink removes those but keeps its scoreboards).
+FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text,
+                                     bool exit_membars_only_allowed = false);
 
 // The code part of it: the padding found, removed, branch offsets (BRA,
 // BSSY) and the trailing NOP padding redone. Scoreboards are not touched.

@@ -463,7 +463,7 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
   return out;
 }
 
-FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
+FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exit_membars_only_allowed) {
   if (text.data.size() != text.size)
     return FenceRewrite::NoFences;
   FenceStrip st = strip_fence_padding(text.data);
@@ -687,6 +687,8 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text) {
   // measured on gdebug_single, gdebug_2tu.)
   bool exit_membars_only = st.pairs == 0 && st.exit_membars > 0 &&
                            std::count(removed.begin(), removed.end(), true) == long(st.exit_membars);
+  if (!exit_membars_only && exit_membars_only_allowed)
+    return kept(__LINE__);
   if (!exit_membars_only && !reallocate_scoreboards(text.data, code))
     return kept(__LINE__);
 
