@@ -2,6 +2,7 @@
 // joins another pending index (src/refinalize.cpp, join_unread_sp_sharer;
 // docs/notes/refinalization.md).
 #include "refinalize.h"
+#include "sass_words.h"
 
 #include <gtest/gtest.h>
 
@@ -12,18 +13,8 @@ using namespace dlink;
 
 namespace {
 
-using Words = std::vector<std::pair<u64, u64>>;
-
-std::vector<u8> bytes_of(const Words &w) {
-  std::vector<u8> b;
-  for (auto [lo, hi] : w) {
-    for (int k = 0; k < 8; k++)
-      b.push_back(u8(lo >> (8 * k)));
-    for (int k = 0; k < 8; k++)
-      b.push_back(u8(hi >> (8 * k)));
-  }
-  return b;
-}
+using test::Words;
+using test::bytes_of;
 
 #include "refinalize_join_data.inc"
 

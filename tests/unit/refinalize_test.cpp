@@ -1,6 +1,7 @@
 // Scoreboard re-allocation of kernels nvlink re-finalizes on sm_100+
 // (src/refinalize.h, docs/notes/refinalization.md).
 #include "refinalize.h"
+#include "sass_words.h"
 
 #include <gtest/gtest.h>
 
@@ -11,18 +12,8 @@ using namespace dlink;
 
 namespace {
 
-using Words = std::vector<std::pair<u64, u64>>;
-
-std::vector<u8> bytes_of(const Words &w) {
-  std::vector<u8> b;
-  for (auto [lo, hi] : w) {
-    for (int k = 0; k < 8; k++)
-      b.push_back(u8(lo >> (8 * k)));
-    for (int k = 0; k < 8; k++)
-      b.push_back(u8(hi >> (8 * k)));
-  }
-  return b;
-}
+using test::Words;
+using test::bytes_of;
 
 // single_tu's add(float*, const float*, int) at sm_100: ptxas's code (input)
 // and nvlink's re-finalized code (expected.cubin).
