@@ -9,18 +9,10 @@ namespace dlink {
 namespace {
 
 bool skip_uleb(std::span<const u8> p, size_t &pos, u64 *value = nullptr) {
-  u64 v = 0;
-  for (unsigned shift = 0; pos < p.size(); shift += 7) {
-    u8 b = p[pos++];
-    if (shift < 64)
-      v |= u64{b & 0x7fu} << shift;
-    if (!(b & 0x80)) {
-      if (value)
-        *value = v;
-      return true;
-    }
-  }
-  return false;
+  auto v = read_uleb128(p, pos, p.size());
+  if (v && value)
+    *value = *v;
+  return v.has_value();
 }
 
 bool skip_block(std::span<const u8> p, size_t &pos) {

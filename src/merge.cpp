@@ -406,14 +406,10 @@ private:
     };
     std::vector<Piece> pieces;
     auto uleb = [&](u64 &p, u64 end) -> std::optional<u64> {
-      u64 v = 0;
-      for (int shift = 0; p < end && shift < 64; shift += 7) {
-        u8 b = bytes[p++];
-        v |= u64(b & 0x7f) << shift;
-        if (!(b & 0x80))
-          return v;
-      }
-      return std::nullopt;
+      size_t pos = p;
+      auto v = read_uleb128(bytes, pos, end);
+      p = pos;
+      return v;
     };
     auto parse = [&]() -> bool {
       u64 off = 0;
@@ -760,15 +756,8 @@ private:
     u64 p = pos + 21; // length, CIE id, version
     while (p < end && bytes[p] != 0)
       p++; // augmentation string
-    p++;
-    u64 v = 0;
-    for (unsigned shift = 0; p < end && shift < 64; shift += 7) {
-      u8 b = bytes[p++];
-      v |= u64{b & 0x7fu} << shift;
-      if (!(b & 0x80))
-        return v;
-    }
-    return std::nullopt;
+    size_t q = p + 1;
+    return read_uleb128(bytes, q, end);
   }
 
   // A weak copy merged before the kept one that never held the function

@@ -93,17 +93,6 @@ const std::vector<u8> kPlainAttrs = {
 
 bool contains(const std::vector<u8> &v, u8 x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-std::optional<u64> read_uleb(const std::vector<u8> &d, size_t &pos, size_t end) {
-  u64 v = 0;
-  for (unsigned shift = 0; pos < end && shift < 64; shift += 7) {
-    u8 b = d[pos++];
-    v |= u64(b & 0x7f) << shift;
-    if (!(b & 0x80))
-      return v;
-  }
-  return std::nullopt;
-}
-
 // The FDE of `fn` in `.debug_frame` (64-bit format entries, as ptxas writes
 // them): its offset, found through its start-address relocation.
 struct Fde {
@@ -141,7 +130,7 @@ std::optional<Fde> find_fde(Context &ctx, const OutputSymbol *fn) {
       d[cie + 21] != 0)
     return std::nullopt;
   size_t p = cie + 22;
-  auto ca = read_uleb(d, p, d.size());
+  auto ca = read_uleb128(d, p, d.size());
   if (!ca || *ca == 0)
     return std::nullopt;
   return Fde{frame, s, s + 12 + len, *ca};
@@ -215,7 +204,7 @@ rewrite_line_tables(Context &ctx, const OutputSymbol *fn, const Map &map, u64 ol
       u8 op = d[p++];
       if (op == 0) { // extended: end_sequence, or one without an address
         size_t q = p;         // (NVIDIA's 0x90 in .debug_line, -lineinfo
-        auto len = read_uleb(d, q, unit_end); // with inlined functions)
+        auto len = read_uleb128(d, q, unit_end); // with inlined functions)
         if (!len || *len == 0 || q + *len > unit_end || d[q] == 2 || d[q] == 3)
           return std::nullopt; // (set_address, define_file)
         ended = d[q] == 1;
@@ -231,7 +220,7 @@ rewrite_line_tables(Context &ctx, const OutputSymbol *fn, const Map &map, u64 ol
         d[p - 1] = u8(nop);
       } else if (op == 2) { // DW_LNS_advance_pc
         size_t q = p;
-        auto v = read_uleb(d, q, unit_end);
+        auto v = read_uleb128(d, q, unit_end);
         if (!v)
           return std::nullopt;
         // (The operand keeps its length, padded: f9's 0xb0 "b0 01" became
@@ -244,7 +233,7 @@ rewrite_line_tables(Context &ctx, const OutputSymbol *fn, const Map &map, u64 ol
           d[k] = u8((x & 0x7f) | (k + 1 < q ? 0x80 : 0));
         p = q;
       } else if (op == 3 || op == 4 || op == 5) { // advance_line, set_file, set_column
-        if (!read_uleb(d, p, unit_end))
+        if (!read_uleb128(d, p, unit_end))
           return std::nullopt;
       } else if (op == 1 || op == 6 || op == 7) { // copy, negate_stmt, set_basic_block
       } else {
@@ -643,11 +632,11 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
         continue;
       } else if ((op & 0xc0) == 0x80 || op == 0x06 || op == 0x07 || op == 0x08 || op == 0x0d ||
                  op == 0x0e) {
-        if (!read_uleb(frame, p, fde->end))
+        if (!read_uleb128(frame, p, fde->end))
           return kept(__LINE__);
         continue;
       } else if (op == 0x05 || op == 0x09 || op == 0x0c) {
-        if (!read_uleb(frame, p, fde->end) || !read_uleb(frame, p, fde->end))
+        if (!read_uleb128(frame, p, fde->end) || !read_uleb128(frame, p, fde->end))
           return kept(__LINE__);
         continue;
       } else {

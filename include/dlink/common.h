@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -36,6 +37,19 @@ inline u64 align_to(u64 value, u64 align) {
   if (align <= 1)
     return value;
   return (value + align - 1) / align * align;
+}
+
+// Reads an unsigned LEB128 number (DWARF) at `pos`, not past `end`, and moves
+// `pos` after it. nullopt when it runs past `end` or beyond 64 bits.
+inline std::optional<u64> read_uleb128(std::span<const u8> data, size_t &pos, size_t end) {
+  u64 v = 0;
+  for (unsigned shift = 0; pos < end && pos < data.size() && shift < 64; shift += 7) {
+    u8 b = data[pos++];
+    v |= u64{b & 0x7fu} << shift;
+    if (!(b & 0x80))
+      return v;
+  }
+  return std::nullopt;
 }
 
 // Thrown by readers for malformed input. The driver turns it into an

@@ -94,3 +94,17 @@ TEST(FrameMerge, MergeRows) {
     want.push_back(0);
   EXPECT_EQ(p, want);
 }
+
+TEST(FrameMerge, Uleb128ReaderStopsAtTheEnd) {
+  const std::vector<u8> d = {0xe5, 0x8e, 0x26, 0x7f, 0x80, 0x80};
+  size_t pos = 0;
+  EXPECT_EQ(read_uleb128(d, pos, d.size()), u64{624485});
+  EXPECT_EQ(pos, 3u);
+  EXPECT_EQ(read_uleb128(d, pos, d.size()), u64{0x7f});
+  EXPECT_FALSE(read_uleb128(d, pos, d.size()).has_value()); // truncated
+  pos = 0;
+  EXPECT_FALSE(read_uleb128(d, pos, 2).has_value()); // `end` before the last byte
+  const std::vector<u8> too_long(11, 0x80);
+  pos = 0;
+  EXPECT_FALSE(read_uleb128(too_long, pos, too_long.size()).has_value());
+}

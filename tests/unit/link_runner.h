@@ -5,6 +5,8 @@
 #include "dlink/driver.h"
 #include "dlink/options.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -38,6 +40,18 @@ inline LinkRun run_link(const std::vector<std::string> &args) {
   }
   r.diagnostics = diag_out.str();
   return r;
+}
+
+// Runs the link with `-o out` appended, expects it to succeed, and returns the
+// output file's bytes (the file is removed).
+inline std::vector<u8> link_output(std::vector<std::string> args, const std::filesystem::path &out) {
+  args.push_back("-o");
+  args.push_back(out.string());
+  LinkRun r = run_link(args);
+  EXPECT_EQ(r.status, 0) << r.diagnostics;
+  std::vector<u8> bytes = read_bytes(out);
+  std::filesystem::remove(out);
+  return bytes;
 }
 
 } // namespace dlink::test

@@ -55,13 +55,7 @@ std::vector<u8> link_job(const std::vector<std::string> &inputs, const fs::path 
   std::vector<std::string> args{"nvlink", "-arch=sm_100"};
   for (const std::string &in : inputs)
     args.push_back((kJob / in).string());
-  args.push_back("-o");
-  args.push_back(out.string());
-  test::LinkRun r = test::run_link(args);
-  EXPECT_EQ(r.status, 0) << r.diagnostics;
-  std::vector<u8> bytes = read_bytes(out);
-  fs::remove(out);
-  return bytes;
+  return test::link_output(args, out);
 }
 
 fs::path temp_output(const char *tag) {

@@ -35,13 +35,7 @@ std::vector<u8> link_job(const fs::path &dir, const std::string &arch,
   std::vector<std::string> args{"nvlink", "-arch=" + arch};
   for (const std::string &in : inputs)
     args.push_back((dir / in).string());
-  args.push_back("-o");
-  args.push_back(out.string());
-  test::LinkRun r = test::run_link(args);
-  EXPECT_EQ(r.status, 0) << r.diagnostics;
-  std::vector<u8> bytes = read_bytes(out);
-  fs::remove(out);
-  return bytes;
+  return test::link_output(args, out);
 }
 
 struct Linked {
