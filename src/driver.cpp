@@ -7,14 +7,17 @@
 #include "layout.h"
 #include "link_context.h"
 #include "merge.h"
-#include "mercury.h"
-#include "refinalize.h"
+#include "mercury/mercury.h"
+#include "mercury/refinalize.h"
 #include "nv_info.h"
 #include "registration.h"
 #include "relocate.h"
 #include "texture_slots.h"
 #include "writer.h"
 
+#include "dlink/log.h"
+
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -101,40 +104,82 @@ int finish_after_errors(Context &ctx) {
   return finish(ctx);
 }
 
+// Runs the stages by name; with --dlink-time-passes or DLINK_LOG=debug it
+// prints one line per stage with its wall time (stderr), and the total. Off,
+// a stage costs one test of a flag.
+class Passes {
+public:
+  explicit Passes(Context &ctx)
+      : ctx_(ctx), timed_(ctx.opts.dlink_time_passes || log::enabled(log::Level::Debug)) {
+    if (timed_)
+      start_ = Clock::now();
+  }
+  Passes(const Passes &) = delete;
+  Passes &operator=(const Passes &) = delete;
+  ~Passes() {
+    if (timed_)
+      report("total", start_);
+  }
+
+  void operator()(std::string_view name, void (*stage)(Context &)) {
+    if (!timed_) {
+      stage(ctx_);
+      return;
+    }
+    Clock::time_point t = Clock::now();
+    stage(ctx_);
+    report(name, t);
+  }
+
+private:
+  using Clock = std::chrono::steady_clock;
+  void report(std::string_view name, Clock::time_point since) const {
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+    if (log::enabled(log::Level::Debug))
+      log::debug("pass {:<22} {:10.3f} ms", name, ms);
+    else
+      fmt::print(stderr, "dlink: pass {:<22} {:10.3f} ms\n", name, ms);
+  }
+  Context &ctx_;
+  bool timed_;
+  Clock::time_point start_;
+};
+
 // The pipeline itself.
 int run_link(Context &ctx) {
   const Options &opts = ctx.opts;
   Diagnostics &diag = ctx.diag;
   check_command_line(ctx);
   write_timing_table(opts, diag);
+  Passes pass(ctx);
 
-  read_inputs(ctx);          // files -> relocatable cubins, in link order
+  pass("read_inputs", read_inputs);                        // files -> relocatable cubins, in link order
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
-  merge_inputs(ctx);         // sections, symbols, relocations, metadata merged
-  resolve_undefined(ctx);    // undefined references reported; symbol set frozen
+  pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged
+  pass("resolve_undefined", resolve_undefined);            // undefined references reported; symbol set frozen
   if (!checkpoint(ctx))
     return finish_after_errors(ctx);
 
-  layout_memory(ctx);        // shared/constant/global offsets fixed
-  allocate_texture_slots(ctx); // .texref/.samplerref/.surfref header slots
+  pass("layout_memory", layout_memory);                    // shared/constant/global offsets fixed
+  pass("allocate_texture_slots", allocate_texture_slots);  // .texref/.samplerref/.surfref header slots
   if (ctx.arch.is_mercury())
-    merge_function_banks(ctx); // sm_100+: optimizer constant banks (after the slots)
-  apply_relocations(ctx);    // link-time relocations applied, the rest kept
-  refinalize_kernels(ctx);   // sm_100+: scoreboards of re-finalized kernels
-  pack_constant_bank(ctx);   // kernel pruning: identical constant banks shared
+    pass("merge_function_banks", merge_function_banks);    // sm_100+: optimizer constant banks (after the slots)
+  pass("apply_relocations", apply_relocations);            // link-time relocations applied, the rest kept
+  pass("refinalize_kernels", refinalize_kernels);          // sm_100+: scoreboards of re-finalized kernels
+  pass("pack_constant_bank", pack_constant_bank);          // kernel pruning: identical constant banks shared
   std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
-  build_nv_info(ctx);        // EIATTR records rewritten, stack sizes computed
+  pass("build_nv_info", build_nv_info);                    // EIATTR records rewritten, stack sizes computed
   diag.stream() << callgraph; // -dump-callgraph (after the stack warnings)
   if (opts.verbose)
-    report_resources(ctx);   // -v: gmem and per-kernel resource lines
-  finish_sections(ctx);      // callgraph/prototype; global symbols fixed
-  build_mercury(ctx);        // sm_100+: the capsule-Mercury twin sections
-  write_output(ctx);         // section/symbol order, tables, headers, bytes
+    pass("report_resources", report_resources);            // -v: gmem and per-kernel resource lines
+  pass("finish_sections", finish_sections);                // callgraph/prototype; global symbols fixed
+  pass("build_mercury", build_mercury);                    // sm_100+: the capsule-Mercury twin sections
+  pass("write_output", write_output);                      // section/symbol order, tables, headers, bytes
   if (!checkpoint(ctx))
     return finish(ctx);
 
-  commit_output(ctx);        // temp file + rename: never a partial output
+  pass("commit_output", commit_output);                    // temp file + rename: never a partial output
   return finish(ctx);
 }
 

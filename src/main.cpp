@@ -1,6 +1,7 @@
 // dlink entry point: parse the nvlink command line and run the link.
 #include "dlink/diag.h"
 #include "dlink/driver.h"
+#include "dlink/log.h"
 #include "dlink/options.h"
 
 #include <iostream>
@@ -15,6 +16,7 @@ std::string basename_of(const std::string &path) {
 } // namespace
 
 int main(int argc, char **argv) {
+  dlink::log::configure_from_environment(); // DLINK_LOG: developer tracing
   std::vector<std::string> args(argv, argv + argc);
   dlink::Diagnostics diag(std::cerr);
   if (!args.empty())

@@ -19,7 +19,7 @@
 #include "merge.h"
 
 #include "dead_code.h"
-#include "frame_merge.h"
+#include "mercury/frame_merge.h"
 #include "output_model.h"
 #include "validate.h"
 

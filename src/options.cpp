@@ -69,7 +69,8 @@
 // recorded only with -g, as their basename; the inputs are written without a
 // name, --register-link-binaries as "- <file>", -optf with an empty value.
 // Never recorded: --host-ccbin, --shared, --host-linker-options,
-// --allow-undefined-globals, --force-rela, -h, -V. Not observable: -ghls (no
+// --allow-undefined-globals, --force-rela, -h, -V, and dlink's developer
+// options --dlink-time-passes and --dlink-no-refinalize. Not observable: -ghls (no
 // cubin is written) and -uidx (needs a uidx file; recorded here like
 // -nvvmpath, after -optf: UNVERIFIED).
 #include "dlink/options.h"
@@ -332,6 +333,14 @@ constexpr OptionSpec kOptions[] = {
      .flag = &Options::allow_undefined_globals, .hidden = true},
     {.long_name = "force-rela", .short_name = "force-rela", .flag = &Options::force_rela,
      .hidden = true},
+    // Hidden developer options of dlink (not nvlink's; docs/design.md,
+    // "Developer tracing"). Never recorded: they change nothing nvlink
+    // records, only what dlink prints to stderr or, for research, whether
+    // sm_100+ kernels are re-finalized.
+    {.long_name = "dlink-time-passes", .short_name = "dlink-time-passes",
+     .flag = &Options::dlink_time_passes, .hidden = true},
+    {.long_name = "dlink-no-refinalize", .short_name = "dlink-no-refinalize",
+     .flag = &Options::dlink_no_refinalize, .hidden = true},
 };
 constexpr size_t kOptionCount = std::size(kOptions);
 

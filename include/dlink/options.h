@@ -75,6 +75,9 @@ struct Options {
   bool disable_infos = false;
   bool allow_undefined_globals = false; // --allow-undefined-globals (hidden)
   bool force_rela = false;              // --force-rela (hidden)
+  // dlink's own hidden developer options (never recorded, not in --help):
+  bool dlink_time_passes = false;   // --dlink-time-passes: one stderr line per stage with its time
+  bool dlink_no_refinalize = false; // --dlink-no-refinalize: sm_100+ kernels keep ptxas's code (research)
   bool help = false;
   bool version = false;
 

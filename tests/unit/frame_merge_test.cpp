@@ -1,6 +1,6 @@
 // frame_merge.h: the rows of replaced weak copies merged into the kept copy's
 // FDE at its Mercury instruction boundaries (semantics-findings.md §15.5).
-#include "frame_merge.h"
+#include "mercury/frame_merge.h"
 
 #include <gtest/gtest.h>
 

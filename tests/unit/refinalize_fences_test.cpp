@@ -1,6 +1,6 @@
 // Release-fence padding removed from re-finalized kernels on sm_100+
-// (src/refinalize_fences.cpp, docs/notes/refinalization.md).
-#include "refinalize.h"
+// (src/mercury/refinalize_fences.cpp, docs/notes/refinalization.md).
+#include "mercury/refinalize.h"
 #include "sass_words.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // A stack-pointer sharer whose shared wait sits at a predicated EXIT or BRA
-// joins another pending index (src/refinalize.cpp, join_unread_sp_sharer;
+// joins another pending index (src/mercury/refinalize.cpp, join_unread_sp_sharer;
 // docs/notes/refinalization.md).
-#include "refinalize.h"
+#include "mercury/refinalize.h"
 #include "sass_words.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Scoreboard re-allocation of kernels nvlink re-finalizes on sm_100+
-// (src/refinalize.h, docs/notes/refinalization.md).
-#include "refinalize.h"
+// (src/mercury/refinalize.h, docs/notes/refinalization.md).
+#include "mercury/refinalize.h"
 #include "sass_words.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,8 @@
 // sm_100+ weak-function FDE regeneration (frame_merge.h; semantics-findings.md §15.5).
 #include "frame_merge.h"
 
+#include "sass.h"
+
 #include <algorithm>
 #include <map>
 
@@ -106,7 +108,7 @@ std::optional<u64> mercury_instruction_size(u64 w0, u64 w1) {
   // offset of a kept copy (semantics-findings.md §15.5): float, int and
   // double code, with spills, loops, branches, switches and calls.
   const u64 b = (w0 >> 32) & 0xff, c = w1 & 0xff; // second and third source registers
-  switch (w0 & 0xfff) {
+  switch (sass::Instruction{w0, w1}.op()) {
   case 0x202: case 0x209: case 0x20b: case 0x20c: case 0x212: case 0x220: case 0x221:
   case 0x229: case 0x245: case 0x2ca: case 0x302: case 0x305: case 0x308: case 0x311:
   case 0x355: case 0x356: case 0x7ac: case 0x802: case 0x941: case 0x945: case 0xb82:
@@ -149,9 +151,10 @@ std::optional<u64> mercury_to_sass_offset(u64 merc, std::span<const u8> text, u6
   std::sort(anchors.begin(), anchors.end());
   anchors.erase(std::unique(anchors.begin(), anchors.end()), anchors.end());
   auto size_at = [&](u64 s) -> std::optional<u64> {
-    if (s % 16 || s + 16 > text.size())
+    if (s % sass::kInstructionSize || s + sass::kInstructionSize > text.size())
       return std::nullopt;
-    return mercury_instruction_size(read_le<u64>(text.data() + s), read_le<u64>(text.data() + s + 8));
+    sass::Instruction f = sass::read(text, s / sass::kInstructionSize);
+    return mercury_instruction_size(f.lo, f.hi);
   };
   // The anchors around `merc` (both lists are in code order).
   const std::pair<u64, u64> *lo = nullptr, *hi = nullptr;

@@ -2,11 +2,11 @@
 #include "refinalize.h"
 
 #include "output_model.h"
+#include "dlink/log.h"
+#include "sass.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -16,13 +16,13 @@ namespace dlink {
 
 namespace {
 
-struct Insn {
-  u64 lo, hi;
-  // Scoreboard controls, taken from `hi`; a split (split_pressure_share) may
-  // give one producer the virtual index 6 (wait mask bit 6) before allocation.
-  unsigned w = unsigned(hi >> 46 & 7), r = unsigned(hi >> 49 & 7), m = unsigned(hi >> 52 & 63);
-  unsigned op() const { return unsigned(lo & 0xfff); }
-  unsigned pred() const { return unsigned(lo >> 12 & 0xf); }
+// An instruction with its scoreboard controls as the allocation sees them: a
+// split (split_pressure_share) may give one producer the virtual index 6
+// (wait mask bit 6) before allocation.
+struct Insn : sass::Instruction {
+  unsigned w = 7, r = 7, m = 0;
+  Insn() = default;
+  Insn(sass::Instruction f) : sass::Instruction(f), w(f.wr()), r(f.rd()), m(f.wait()) {}
   unsigned wr() const { return w; }
   unsigned rd() const { return r; }
   unsigned wait() const { return m; }
@@ -31,19 +31,9 @@ struct Insn {
 constexpr u64 kStackPointerLoad = 0x0000df00ff017b82; // LDC R1, c[0x0][0x37c]
 constexpr size_t kMaxInstructions = 1 << 16;
 
-bool is_branch(const Insn &f) { return (f.op() & 0x1ff) == 0x147; }
-bool is_call(const Insn &f) { return (f.op() & 0x1ff) == 0x143 || (f.op() & 0x1ff) == 0x144; }
-
-// Branch target: signed offset in 4-byte units, bits 16-23 (low 8 bits) and
-// 34 upward, from the next instruction.
-std::optional<size_t> branch_target(size_t i, const Insn &f, size_t n) {
-  int64_t hi_part = int64_t(f.lo) >> 34;
-  int64_t off = hi_part * 256 + int64_t(f.lo >> 16 & 0xff);
-  int64_t t = int64_t(i) + 1 + off * 4 / 16;
-  if (off % 4 != 0 || t < 0 || t >= int64_t(n))
-    return std::nullopt;
-  return size_t(t);
-}
+using sass::branch_target;
+using sass::is_branch;
+using sass::is_call;
 
 struct Bits {
   std::vector<u64> w;
@@ -592,15 +582,8 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
 std::optional<std::vector<Insn>> decode(std::span<const u8> code, bool sp_scoreboard) {
   if (code.size() % 16 || code.size() < 32 || code.size() / 16 > kMaxInstructions)
     return std::nullopt;
-  std::vector<Insn> I(code.size() / 16);
-  for (size_t i = 0; i < I.size(); i++) {
-    u64 lo = 0, hi = 0;
-    for (int b = 7; b >= 0; b--) {
-      lo = lo << 8 | code[i * 16 + b];
-      hi = hi << 8 | code[i * 16 + 8 + b];
-    }
-    I[i] = {lo, hi};
-  }
+  std::vector<sass::Instruction> words = sass::decode(code);
+  std::vector<Insn> I(words.begin(), words.end());
   if (I[0].lo != kStackPointerLoad || (sp_scoreboard && I[0].wr() == 7))
     return std::nullopt;
   for (const Insn &f : I)
@@ -630,44 +613,38 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
   // backward branch's waits are read (kernels where it does are not
   // reproduced reliably: docs/notes/refinalization.md); otherwise keep the
   // input.
-  bool trace = std::getenv("DLINK_RESEARCH_FENCE_TRACE"); // research: why a kernel is kept
   auto self = allocate(*orig, false, Interference::kLoopHeader);
   if (!self) {
-    if (trace)
-      std::fprintf(stderr, "refinalize: outside the model (self-check)\n");
+    log::debug("refinalize: kept: outside the model (self-check)");
     return false;
   }
   for (size_t i = 0; i < orig->size(); i++)
     if (!((*self)[i] == Controls{(*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait()})) {
-      if (trace)
-        std::fprintf(stderr, "refinalize: ptxas's allocation not reproduced at 0x%zx\n", i * 16);
+      log::debug("refinalize: kept: ptxas's allocation not reproduced at {:#x}", i * 16);
       return false;
     }
   auto split = split_pressure_share(I);
   if (!split) {
-    if (trace)
-      std::fprintf(stderr, "refinalize: a pressure share that is not modelled\n");
+    log::debug("refinalize: kept: a pressure share that is not modelled");
     return false;
   }
   auto fresh = allocate(split->code, true, Interference::kLoopHeader, split->sp_group);
   auto cross = allocate(split->code, true, Interference::kAcrossBackEdge, split->sp_group);
   if (!fresh || !cross || *fresh != *cross) {
-    if (trace)
-      std::fprintf(stderr, "refinalize: re-allocation outside the model or depends on the backward-edge reading\n");
+    log::debug("refinalize: kept: re-allocation outside the model or depends on the backward-edge reading");
     return false;
   }
   for (size_t i = 0; i < I.size(); i++) {
     const Controls &c = (*fresh)[i];
-    u64 hi = I[i].hi & ~(u64(0xfff) << 46);
-    hi |= u64(c.wr) << 46 | u64(c.rd) << 49 | u64(c.wait) << 52;
-    for (int b = 0; b < 8; b++)
-      code[i * 16 + 8 + b] = u8(hi >> (8 * b));
+    sass::write(I[i].with_controls(c.wr, c.rd, c.wait), code.data() + i * sass::kInstructionSize);
   }
   return true;
 }
 
 void refinalize_kernels(Context &ctx) {
-  if (!ctx.arch.is_mercury() || std::getenv("DLINK_RESEARCH_NO_REFINALIZE"))
+  // --dlink-no-refinalize (research): the kernels keep ptxas's code, the
+  // input against which nvlink's re-finalization is compared.
+  if (!ctx.arch.is_mercury() || ctx.opts.dlink_no_refinalize)
     return;
   // Launch bounds do not matter (EIATTR_MAX_THREADS kernels are re-finalized
   // too); kernels nvlink leaves alone, such as launch_params' k_lb, fail the
@@ -691,8 +668,10 @@ void refinalize_kernels(Context &ctx) {
       refinalize_fence_kernel(ctx, *sec, /*exit_membars_only_allowed=*/true);
       continue;
     }
-    if (refinalize_fence_kernel(ctx, *sec) == FenceRewrite::NoFences)
-      reallocate_scoreboards(sec->data);
+    if (refinalize_fence_kernel(ctx, *sec) == FenceRewrite::NoFences) {
+      bool rewritten = reallocate_scoreboards(sec->data);
+      log::debug("refinalize: {}: {}", sec->name, rewritten ? "scoreboards re-allocated" : "kept");
+    }
   }
 }
 

@@ -12,11 +12,11 @@
 #include "refinalize.h"
 
 #include "output_model.h"
+#include "dlink/log.h"
+#include "sass.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,45 +25,22 @@ namespace dlink {
 
 namespace {
 
-constexpr u64 kControlMask = (u64(1) << 41) - 1; // hi bits below the scheduling controls
-constexpr u64 kLdsPadding = 0x00000000fffff984;  // @!PT LDS RZ, [RZ]
+using sass::bra_offset;
+using sass::bssy_offset;
+using sass::is_membar;
+using sass::set_bra_offset;
+using Ins = sass::Instruction;
+
+constexpr u64 kLdsPadding = 0x00000000fffff984; // @!PT LDS RZ, [RZ]
 constexpr u64 kLdsPaddingHi = 0x800;
 
-struct Ins {
-  u64 lo, hi;
-  unsigned op() const { return unsigned(lo & 0xfff); }
-  unsigned pred() const { return unsigned(lo >> 12 & 0xf); }
-  unsigned controls() const { return unsigned(hi >> 46 & 0xfff); } // wr, rd, wait
-};
-
-bool is_pad(const Ins &f) { return f.lo == kLdsPadding && (f.hi & kControlMask) == kLdsPaddingHi; }
-bool is_membar(const Ins &f) { return f.op() == 0x992; }
-bool is_cta_membar(const Ins &f) { return is_membar(f) && (f.hi & kControlMask) == 0x8000; }
+bool is_pad(const Ins &f) { return f.lo == kLdsPadding && f.operands_hi() == kLdsPaddingHi; }
+bool is_cta_membar(const Ins &f) { return is_membar(f) && f.operands_hi() == 0x8000; }
 // GPU (0x2000/0xa000) or SYS (0x3000/0xb000) scope.
 bool is_wide_membar(const Ins &f) {
-  u64 h = f.hi & kControlMask;
+  u64 h = f.operands_hi();
   return is_membar(f) && (h & ~u64(0xb000)) == 0 && (h & 0x2000);
 }
-
-std::vector<Ins> decode(std::span<const u8> code) {
-  std::vector<Ins> I(code.size() / 16);
-  for (size_t i = 0; i < I.size(); i++)
-    I[i] = {read_le<u64>(code.data() + i * 16), read_le<u64>(code.data() + i * 16 + 8)};
-  return I;
-}
-
-// BRA (0x947): signed offset in 4-byte units, low byte in bits 16-23, the
-// rest from bit 34, relative to the next instruction.
-int64_t bra_offset(u64 lo) { return (int64_t(lo) >> 34) * 256 + int64_t(lo >> 16 & 0xff); }
-std::optional<u64> set_bra_offset(u64 lo, int64_t off) {
-  u64 out = (lo & ((u64(1) << 34) - 1) & ~(u64(0xff) << 16)) | (u64(off) & 0xff) << 16 |
-            u64(off >> 8) << 34;
-  if (bra_offset(out) != off)
-    return std::nullopt;
-  return out;
-}
-// BSSY (0x945): signed byte offset in bits 32-63, relative to the next instruction.
-int64_t bssy_offset(u64 lo) { return int64_t(lo) >> 32; }
 
 // Padding to the 0x80 multiple after the last instruction, plus 0x80
 // (measured on 5852 sm_100+ kernels, ptxas and nvlink alike).
@@ -302,20 +279,9 @@ std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size
   return out;
 }
 
-namespace {
-
-// Research: DLINK_RESEARCH_FENCE_TRACE=1 names the check that kept a kernel.
-FenceRewrite kept(int line) {
-  if (std::getenv("DLINK_RESEARCH_FENCE_TRACE"))
-    std::fprintf(stderr, "refinalize_fences: kept (line %d)\n", line);
-  return FenceRewrite::Kept;
-}
-
-} // namespace
-
 FenceStrip strip_fence_padding(std::span<const u8> bytes) {
   FenceStrip out;
-  std::vector<Ins> I = decode(bytes);
+  std::vector<Ins> I = sass::decode(bytes);
   size_t n = I.size();
   if (n < 6 || bytes.size() % 16)
     return out;
@@ -327,12 +293,12 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
   // EXIT; nvlink drops that MEMBAR in kernels without calls (§21).
   bool calls = false;
   for (const Ins &f : I)
-    if ((f.op() & 0x1ff) == 0x143 || (f.op() & 0x1ff) == 0x144 || f.op() == 0x343)
+    if (sass::is_call(f))
       calls = true;
   std::vector<bool> exit_membar(n, false);
   for (size_t i = 0; i + 3 < n && !calls; i++)
-    if (I[i].lo == 0x7992 && (I[i].hi & kControlMask) == 0x5000 && I[i + 1].op() == 0x9ab &&
-        I[i + 2].op() == 0x5ab && I[i + 3].op() == 0x94d) {
+    if (I[i].lo == 0x7992 && I[i].operands_hi() == 0x5000 && I[i + 1].op() == 0x9ab &&
+        I[i + 2].op() == 0x5ab && I[i + 3].op() == sass::op::kExit) {
       any = true;
       removed[i] = true;
       exit_membar[i] = true;
@@ -385,10 +351,10 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
   pos[n] = m;
   // Trailing NOPs after the final self-branch.
   size_t end = n;
-  while (end > 0 && I[end - 1].op() == 0x918 && I[end - 1].lo == I[n - 1].lo &&
+  while (end > 0 && I[end - 1].op() == sass::op::kNop && I[end - 1].lo == I[n - 1].lo &&
          I[end - 1].hi == I[n - 1].hi)
     end--;
-  if (end == 0 || end == n || I[end - 1].op() != 0x947 || bra_offset(I[end - 1].lo) != -4 ||
+  if (end == 0 || end == n || I[end - 1].op() != sass::op::kBra || bra_offset(I[end - 1].lo) != -4 ||
       padded_count(end) != n || removed[end - 1])
     return out;
 
@@ -432,7 +398,7 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
         if (j >= 0 && j < int64_t(n) && removed[size_t(j)])
           return out;
     } else if ((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x946 &&
-               f.op() != 0x94d) {
+               f.op() != sass::op::kExit) {
       return out; // other control transfers: not measured
     }
     R.push_back(f);
@@ -440,17 +406,245 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
   size_t new_n = padded_count(R.size());
   while (R.size() < new_n)
     R.push_back(I[n - 1]);
-  out.code.resize(new_n * 16);
-  for (size_t i = 0; i < new_n; i++)
-    for (int b = 0; b < 8; b++) {
-      out.code[i * 16 + b] = u8(R[i].lo >> (8 * b));
-      out.code[i * 16 + 8 + b] = u8(R[i].hi >> (8 * b));
-    }
+  out.code = sass::encode(R);
   out.end = end;
   out.pairs = pairs;
   out.status = FenceStrip::Stripped;
   return out;
 }
+
+namespace {
+
+// Old code offsets to new ones (strip_fence_padding's positions).
+struct OffsetMap {
+  const FenceStrip &st;
+  size_t n = 0;             // input instructions
+  u64 old_size = 0, new_size = 0;
+
+  // An offset at a removed instruction maps to that of the next one kept
+  // only where `at_removed` allows it (measured: k_dyncluster's FDE).
+  std::optional<u64> operator()(u64 off, bool at_removed = false) const {
+    if (off % 16 || off / 16 > n)
+      return std::nullopt;
+    size_t i = off / 16;
+    if (i < n && st.removed[i] && !at_removed)
+      return std::nullopt;
+    if (i >= st.end)
+      return std::nullopt; // inside the padding
+    return u64(st.pos[i]) * 16;
+  }
+  // The same, with the function's end mapped to its new end.
+  std::optional<u64> or_end(u64 off) const {
+    return off == old_size ? std::optional<u64>(new_size) : (*this)(off, true);
+  }
+};
+
+// Why a kernel keeps ptxas's code: DLINK_LOG=debug names the step.
+FenceRewrite kept(const OutputSection &text, std::string_view step) {
+  log::debug("refinalize_fences: {}: kept: {}", text.name, step);
+  return FenceRewrite::Kept;
+}
+
+// The function alone in its section, at 0, of the section's size.
+bool function_alone(const Context &ctx, const OutputSection &text, const OutputSymbol *fn) {
+  if (!fn || fn->section != &text || fn->value != 0 || fn->size != text.data.size())
+    return false;
+  for (const auto *list : {&ctx.out.locals, &ctx.out.globals})
+    for (const OutputSymbol *s : *list)
+      if (s != fn && s->section == &text && !s->is_section_symbol)
+        return false;
+  return true;
+}
+
+// Relocations: none into the code, none against it but the FDE's, the line
+// tables' and (-G) those of .debug_info and .debug_loc, whose addends are
+// code offsets (high_pc fn + size, location ranges; §21). Their new addends.
+using AddendRewrites = std::vector<std::pair<OutputReloc *, i64>>;
+std::optional<AddendRewrites> rewrite_dwarf_addends(Context &ctx, const OutputSection &text,
+                                                    const OutputSymbol *fn, const OffsetMap &map) {
+  AddendRewrites addends;
+  for (OutputSection *rs : ctx.out.sections) {
+    if (rs->removed || !rs->target || rs->merc)
+      continue;
+    if (rs->target == &text && !rs->relocs.empty())
+      return std::nullopt;
+    if (rs->target->name == ".debug_frame" || rs->target->name == ".debug_line" ||
+        rs->target->name == ".nv_debug_line_sass")
+      continue;
+    bool dwarf = rs->target->name == ".debug_info" || rs->target->name == ".debug_loc";
+    for (OutputReloc &r : rs->relocs) {
+      if (r.sym == text.symbol)
+        return std::nullopt;
+      if (r.sym != fn)
+        continue;
+      if (!dwarf || r.addend < 0)
+        return std::nullopt;
+      std::optional<u64> a = map.or_end(u64(r.addend));
+      if (!a)
+        return std::nullopt;
+      addends.emplace_back(&r, i64(*a));
+    }
+  }
+  return addends;
+}
+
+// Other debug data would hold code offsets too (line tables and -G's
+// register map are rewritten by the steps below; the PTX text, .debug_str
+// and the other -G sections hold none: measured unchanged). False for a
+// section outside that list; `*reg_map`: -G's register map, if any.
+bool only_known_debug_sections(Context &ctx, OutputSection **reg_map) {
+  *reg_map = nullptr;
+  for (OutputSection *s : ctx.out.sections) {
+    if (s->removed || s->merc || s->kind != SectionKind::Debug)
+      continue;
+    if (s->name == ".nv_debug_info_reg_sass") {
+      *reg_map = s;
+      continue;
+    }
+    if (s->name != ".debug_frame" && s->name != ".debug_line" && s->name != ".nv_debug_line_sass" &&
+        s->name != ".debug_str" && !s->name.starts_with(".nv_debug_ptx_txt.") &&
+        s->name != ".debug_info" && s->name != ".debug_abbrev" && s->name != ".debug_loc" &&
+        s->name != ".debug_pubnames" && s->name != ".debug_pubtypes" &&
+        s->name != ".nv_debug_info_reg_type")
+      return false;
+  }
+  return true;
+}
+
+// -G register map (.nv_debug_info_reg_sass; layout in merge.cpp
+// filter_register_map): the start and end offsets of `fn`'s entries.
+std::optional<std::vector<u8>> rewrite_register_map(const OutputSection &reg_map, const OutputSymbol *fn,
+                                                    const OffsetMap &map) {
+  if (reg_map.data.size() != reg_map.size)
+    return std::nullopt;
+  std::vector<u8> b = reg_map.data;
+  auto cstring = [&](size_t &p) -> std::optional<std::string_view> {
+    auto nul = std::find(b.begin() + long(p), b.end(), u8(0));
+    if (nul == b.end())
+      return std::nullopt;
+    std::string_view name(reinterpret_cast<const char *>(b.data() + p), size_t(nul - b.begin()) - p);
+    p = size_t(nul - b.begin()) + 1;
+    return name;
+  };
+  size_t p = 0;
+  while (p < b.size()) {
+    auto name = cstring(p);
+    if (!name || p + 4 > b.size())
+      return std::nullopt;
+    u32 count = read_le<u32>(b.data() + p);
+    p += 4;
+    bool mine = *name == fn->name;
+    for (u32 e = 0; e < count; e++) {
+      if (p + 4 > b.size())
+        return std::nullopt;
+      p += 4;
+      if (!cstring(p) || p + 12 > b.size())
+        return std::nullopt;
+      p += 4;
+      for (int k = 0; k < 2 && mine; k++) {
+        std::optional<u64> no = map.or_end(read_le<u32>(b.data() + p + 4 * size_t(k)));
+        if (!no)
+          return std::nullopt;
+        write_le<u32>(b.data() + p + 4 * size_t(k), u32(*no));
+      }
+      p += 8;
+    }
+  }
+  return b;
+}
+
+// .nv.info.<f>: the offset lists re-mapped; any record not measured in a
+// re-finalized kernel keeps the kernel as it is.
+std::optional<std::vector<InfoRecord>> rewrite_offset_records(const OutputSection &info,
+                                                              const OffsetMap &map) {
+  std::vector<InfoRecord> records = info.records;
+  for (InfoRecord &r : records) {
+    if (contains(kOffsetAttrs, r.attr)) {
+      if (r.payload.size() % 4)
+        return std::nullopt;
+      for (size_t k = 0; k < r.payload.size(); k += 4) {
+        auto o = map(read_le<u32>(r.payload.data() + k));
+        if (!o)
+          return std::nullopt;
+        write_le<u32>(r.payload.data() + k, u32(*o));
+      }
+    } else if (!contains(kPlainAttrs, r.attr)) {
+      return std::nullopt;
+    }
+  }
+  for (const InfoRecord &r : info.tail_records)
+    if (contains(kOffsetAttrs, r.attr) || !contains(kPlainAttrs, r.attr))
+      return std::nullopt;
+  return records;
+}
+
+// .debug_frame: the FDE's range and its advance_loc steps. `fde` stays
+// empty without a .debug_frame.
+struct FrameRewrite {
+  std::optional<Fde> fde;
+  std::vector<u8> frame; // the section's new bytes
+};
+std::optional<FrameRewrite> rewrite_fde(Context &ctx, const OutputSymbol *fn, const OffsetMap &map) {
+  FrameRewrite out;
+  if (!find_section(ctx, ".debug_frame"))
+    return out;
+  out.fde = find_fde(ctx, fn);
+  if (!out.fde)
+    return std::nullopt;
+  const Fde &fde = *out.fde;
+  std::vector<u8> &frame = out.frame;
+  frame = fde.sec->data;
+  if (read_le<u64>(frame.data() + fde.start + 28) != map.old_size)
+    return std::nullopt;
+  write_le<u64>(frame.data() + fde.start + 28, map.new_size);
+  u64 loc = 0, new_loc = 0;
+  size_t p = fde.start + 36;
+  while (p < fde.end) {
+    u8 op = frame[p];
+    size_t at = p++;
+    u64 delta = 0;
+    int width = -1; // advance_loc: operand bytes (0: in the opcode)
+    if ((op & 0xc0) == 0x40) {
+      delta = op & 0x3f;
+      width = 0;
+    } else if (op == 0x02 || op == 0x03 || op == 0x04) {
+      width = op == 0x02 ? 1 : op == 0x03 ? 2 : 4;
+      if (p + size_t(width) > fde.end)
+        return std::nullopt;
+      for (int b = width - 1; b >= 0; b--)
+        delta = delta << 8 | frame[p + size_t(b)];
+      p += size_t(width);
+    } else if (op == 0x00 || op == 0x0a || op == 0x0b || (op & 0xc0) == 0xc0) {
+      continue;
+    } else if ((op & 0xc0) == 0x80 || op == 0x06 || op == 0x07 || op == 0x08 || op == 0x0d ||
+               op == 0x0e) {
+      if (!read_uleb128(frame, p, fde.end))
+        return std::nullopt;
+      continue;
+    } else if (op == 0x05 || op == 0x09 || op == 0x0c) {
+      if (!read_uleb128(frame, p, fde.end) || !read_uleb128(frame, p, fde.end))
+        return std::nullopt;
+      continue;
+    } else {
+      return std::nullopt;
+    }
+    loc += delta * fde.code_align;
+    auto nl = map(loc, true);
+    if (!nl || (*nl - new_loc) % fde.code_align)
+      return std::nullopt;
+    u64 nd = (*nl - new_loc) / fde.code_align;
+    new_loc = *nl;
+    if (width == 0) {
+      frame[at] = u8(0x40 | nd);
+    } else {
+      for (int b = 0; b < width; b++)
+        frame[at + 1 + size_t(b)] = u8(nd >> (8 * b));
+    }
+  }
+  return out;
+}
+
+} // namespace
 
 FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exit_membars_only_allowed) {
   if (text.data.size() != text.size)
@@ -459,242 +653,77 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
   if (st.status == FenceStrip::NoFences)
     return FenceRewrite::NoFences;
   if (st.status != FenceStrip::Stripped)
-    return kept(__LINE__);
-  size_t n = text.data.size() / 16, end = st.end;
-  const std::vector<bool> &removed = st.removed;
-  const std::vector<size_t> &pos = st.pos;
+    return kept(text, "padding outside the measured form");
   std::vector<u8> code = std::move(st.code);
-  // An offset at a removed instruction: that of the next one kept, where
-  // the FDE's advance_loc allows it (measured: k_dyncluster's FDE).
-  auto map_offset = [&](u64 off, bool at_removed = false) -> std::optional<u64> {
-    if (off % 16 || off / 16 > n)
-      return std::nullopt;
-    size_t i = off / 16;
-    if (i < n && removed[i] && !at_removed)
-      return std::nullopt;
-    if (i >= end)
-      return std::nullopt; // inside the padding
-    return u64(pos[i]) * 16;
-  };
-  u64 old_size = text.data.size(), new_size = code.size();
+  const OffsetMap map{st, text.data.size() / 16, text.data.size(), code.size()};
 
-  // Symbols: the function alone, at 0, of the section's size.
+  // Every place that holds an offset into the code, rewritten aside.
   OutputSymbol *fn = text.func;
-  if (!fn || fn->section != &text || fn->value != 0 || fn->size != old_size)
-    return kept(__LINE__);
-  for (const auto *list : {&ctx.out.locals, &ctx.out.globals})
-    for (const OutputSymbol *s : *list)
-      if (s != fn && s->section == &text && !s->is_section_symbol)
-        return kept(__LINE__);
-  // Relocations: none into the code, none against it but the FDE's, the
-  // line tables' and (-G) those of .debug_info and .debug_loc, whose
-  // addends are code offsets (high_pc fn + size, location ranges; §21).
-  std::vector<std::pair<OutputReloc *, i64>> addends;
-  for (OutputSection *rs : ctx.out.sections) {
-    if (rs->removed || !rs->target || rs->merc)
-      continue;
-    if (rs->target == &text && !rs->relocs.empty())
-      return kept(__LINE__);
-    if (rs->target->name == ".debug_frame" || rs->target->name == ".debug_line" ||
-        rs->target->name == ".nv_debug_line_sass")
-      continue;
-    bool dwarf = rs->target->name == ".debug_info" || rs->target->name == ".debug_loc";
-    for (OutputReloc &r : rs->relocs) {
-      if (r.sym == text.symbol)
-        return kept(__LINE__);
-      if (r.sym != fn)
-        continue;
-      if (!dwarf || r.addend < 0)
-        return kept(__LINE__);
-      std::optional<u64> a = u64(r.addend) == old_size ? std::optional<u64>(new_size)
-                                                       : map_offset(u64(r.addend), true);
-      if (!a)
-        return kept(__LINE__);
-      addends.emplace_back(&r, i64(*a));
-    }
-  }
-  // Other debug data would hold code offsets too (line tables and -G's
-  // register map are rewritten below; the PTX text, .debug_str and the
-  // other -G sections hold none: measured unchanged).
+  if (!function_alone(ctx, text, fn))
+    return kept(text, "symbols");
+  auto addends = rewrite_dwarf_addends(ctx, text, fn, map);
+  if (!addends)
+    return kept(text, "relocations");
   OutputSection *reg_map = nullptr;
-  for (OutputSection *s : ctx.out.sections) {
-    if (s->removed || s->merc || s->kind != SectionKind::Debug)
-      continue;
-    if (s->name == ".nv_debug_info_reg_sass") {
-      reg_map = s;
-      continue;
-    }
-    if (s->name != ".debug_frame" && s->name != ".debug_line" && s->name != ".nv_debug_line_sass" &&
-        s->name != ".debug_str" && !s->name.starts_with(".nv_debug_ptx_txt.") &&
-        s->name != ".debug_info" && s->name != ".debug_abbrev" && s->name != ".debug_loc" &&
-        s->name != ".debug_pubnames" && s->name != ".debug_pubtypes" &&
-        s->name != ".nv_debug_info_reg_type")
-      return kept(__LINE__);
-  }
-  // -G register map (.nv_debug_info_reg_sass; layout in merge.cpp
-  // filter_register_map): the start and end offsets of `fn`'s entries.
+  if (!only_known_debug_sections(ctx, &reg_map))
+    return kept(text, "debug sections");
   std::vector<u8> reg_bytes;
   if (reg_map) {
-    if (reg_map->data.size() != reg_map->size)
-      return kept(__LINE__);
-    reg_bytes = reg_map->data;
-    std::vector<u8> &b = reg_bytes;
-    auto cstring = [&](size_t &p) -> std::optional<std::string_view> {
-      auto nul = std::find(b.begin() + long(p), b.end(), u8(0));
-      if (nul == b.end())
-        return std::nullopt;
-      std::string_view name(reinterpret_cast<const char *>(b.data() + p), size_t(nul - b.begin()) - p);
-      p = size_t(nul - b.begin()) + 1;
-      return name;
-    };
-    size_t p = 0;
-    while (p < b.size()) {
-      auto name = cstring(p);
-      if (!name || p + 4 > b.size())
-        return kept(__LINE__);
-      u32 count = read_le<u32>(b.data() + p);
-      p += 4;
-      bool mine = *name == fn->name;
-      for (u32 e = 0; e < count; e++) {
-        if (p + 4 > b.size())
-          return kept(__LINE__);
-        p += 4;
-        if (!cstring(p) || p + 12 > b.size())
-          return kept(__LINE__);
-        p += 4;
-        for (int k = 0; k < 2 && mine; k++) {
-          u64 off = read_le<u32>(b.data() + p + 4 * size_t(k));
-          std::optional<u64> no = off == old_size ? std::optional<u64>(new_size) : map_offset(off, true);
-          if (!no)
-            return kept(__LINE__);
-          write_le<u32>(b.data() + p + 4 * size_t(k), u32(*no));
-        }
-        p += 8;
-      }
-    }
+    auto b = rewrite_register_map(*reg_map, fn, map);
+    if (!b)
+      return kept(text, "register map");
+    reg_bytes = std::move(*b);
   }
-
-  // .nv.info.<f>.
   OutputSection *info = find_section(ctx, ".nv.info." + std::string(text.name.substr(6)));
   if (!info)
-    return kept(__LINE__);
-  std::vector<InfoRecord> records = info->records;
-  for (std::vector<InfoRecord> *list : {&records})
-    for (InfoRecord &r : *list) {
-      if (contains(kOffsetAttrs, r.attr)) {
-        if (r.payload.size() % 4)
-          return kept(__LINE__);
-        for (size_t k = 0; k < r.payload.size(); k += 4) {
-          auto o = map_offset(read_le<u32>(r.payload.data() + k));
-          if (!o)
-            return kept(__LINE__);
-          for (int b = 0; b < 4; b++)
-            r.payload[k + b] = u8(*o >> (8 * b));
-        }
-      } else if (!contains(kPlainAttrs, r.attr)) {
-        return kept(__LINE__);
-      }
-    }
-  for (const InfoRecord &r : info->tail_records)
-    if (contains(kOffsetAttrs, r.attr) || !contains(kPlainAttrs, r.attr))
-      return kept(__LINE__);
-
-  // .debug_frame: the FDE's range and its advance_loc steps.
-  std::optional<Fde> fde;
-  std::vector<u8> frame;
-  if (find_section(ctx, ".debug_frame")) {
-    fde = find_fde(ctx, fn);
-    if (!fde)
-      return kept(__LINE__);
-    frame = fde->sec->data;
-    if (read_le<u64>(frame.data() + fde->start + 28) != old_size)
-      return kept(__LINE__);
-    for (int b = 0; b < 8; b++)
-      frame[fde->start + 28 + b] = u8(new_size >> (8 * b));
-    u64 loc = 0, new_loc = 0;
-    size_t p = fde->start + 36;
-    while (p < fde->end) {
-      u8 op = frame[p];
-      size_t at = p++;
-      u64 delta = 0;
-      int width = -1; // advance_loc: operand bytes (0: in the opcode)
-      if ((op & 0xc0) == 0x40) {
-        delta = op & 0x3f;
-        width = 0;
-      } else if (op == 0x02 || op == 0x03 || op == 0x04) {
-        width = op == 0x02 ? 1 : op == 0x03 ? 2 : 4;
-        if (p + size_t(width) > fde->end)
-          return kept(__LINE__);
-        for (int b = width - 1; b >= 0; b--)
-          delta = delta << 8 | frame[p + size_t(b)];
-        p += size_t(width);
-      } else if (op == 0x00 || op == 0x0a || op == 0x0b || (op & 0xc0) == 0xc0) {
-        continue;
-      } else if ((op & 0xc0) == 0x80 || op == 0x06 || op == 0x07 || op == 0x08 || op == 0x0d ||
-                 op == 0x0e) {
-        if (!read_uleb128(frame, p, fde->end))
-          return kept(__LINE__);
-        continue;
-      } else if (op == 0x05 || op == 0x09 || op == 0x0c) {
-        if (!read_uleb128(frame, p, fde->end) || !read_uleb128(frame, p, fde->end))
-          return kept(__LINE__);
-        continue;
-      } else {
-        return kept(__LINE__);
-      }
-      loc += delta * fde->code_align;
-      auto nl = map_offset(loc, true);
-      if (!nl || (*nl - new_loc) % fde->code_align)
-        return kept(__LINE__);
-      u64 nd = (*nl - new_loc) / fde->code_align;
-      new_loc = *nl;
-      if (width == 0) {
-        frame[at] = u8(0x40 | nd);
-      } else {
-        for (int b = 0; b < width; b++)
-          frame[at + 1 + size_t(b)] = u8(nd >> (8 * b));
-      }
-    }
-  }
-
-  auto lines = rewrite_line_tables(ctx, fn, [&](u64 off) { return map_offset(off, true); }, old_size, new_size);
+    return kept(text, "no .nv.info");
+  auto records = rewrite_offset_records(*info, map);
+  if (!records)
+    return kept(text, ".nv.info records");
+  auto frame = rewrite_fde(ctx, fn, map);
+  if (!frame)
+    return kept(text, ".debug_frame");
+  auto lines = rewrite_line_tables(ctx, fn, [&](u64 off) { return map(off, true); }, map.old_size,
+                                   map.new_size);
   if (!lines)
-    return kept(__LINE__);
+    return kept(text, "line tables");
 
   // The capsule.
   const InputObject *obj = fn->defined_in;
   const ElfSection *cap =
       obj ? obj->elf.section_named(".nv.capmerc" + std::string(text.name)) : nullptr;
   if (!cap)
-    return kept(__LINE__);
+    return kept(text, "no capsule");
   auto capsule = recode_fence_capsule({cap->data.data(), cap->data.size()}, st.pairs, st.exit_membars);
   if (!capsule)
-    return kept(__LINE__);
+    return kept(text, "capsule fence records");
 
   // Scoreboards, checked on ptxas's code. (-G exit MEMBARs alone: nvlink
   // keeps every other instruction's bytes, scheduling controls included;
   // measured on gdebug_single, gdebug_2tu.)
   bool exit_membars_only = st.pairs == 0 && st.exit_membars > 0 &&
-                           std::count(removed.begin(), removed.end(), true) == long(st.exit_membars);
+                           std::count(st.removed.begin(), st.removed.end(), true) == long(st.exit_membars);
   if (!exit_membars_only && exit_membars_only_allowed)
-    return kept(__LINE__);
+    return kept(text, "stack frame: only -G exit MEMBARs may go");
   if (!exit_membars_only && !reallocate_scoreboards(text.data, code))
-    return kept(__LINE__);
+    return kept(text, "scoreboards");
 
   // Commit.
   text.data = std::move(code);
-  text.size = new_size;
-  fn->size = new_size;
-  info->records = std::move(records);
-  if (fde)
-    fde->sec->data = std::move(frame);
+  text.size = map.new_size;
+  fn->size = map.new_size;
+  info->records = std::move(*records);
+  if (frame->fde)
+    frame->fde->sec->data = std::move(frame->frame);
   for (auto &[table, bytes] : *lines)
     table->data = std::move(bytes);
-  for (auto &[r, a] : addends)
+  for (auto &[r, a] : *addends)
     r->addend = a;
   if (reg_map)
     reg_map->data = std::move(reg_bytes);
   ctx.out.capsule_replacement[&text] = std::move(*capsule);
+  log::debug("refinalize_fences: {}: rewritten ({} fence pairs, {} exit MEMBARs)", text.name, st.pairs,
+             st.exit_membars);
   return FenceRewrite::Rewritten;
 }
 

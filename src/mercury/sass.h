@@ -1,0 +1,114 @@
+// sm_100+ SASS instruction words: the one decoder of the fields that the
+// re-finalization (refinalize.cpp, refinalize_fences.cpp) and the weak-copy
+// frame merging (frame_merge.cpp) read and write. An instruction is 16 bytes,
+// two little-endian 64-bit words; only the fields measured are named here
+// (docs/notes/refinalization.md).
+#pragma once
+
+#include "dlink/common.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace dlink::sass {
+
+constexpr size_t kInstructionSize = 16;
+constexpr unsigned kNone = 7; // no scoreboard (wr/rd); PT as the predicate
+
+// The hi bits below the scheduling controls (operands and modifiers).
+constexpr u64 kOperandMask = (u64(1) << 41) - 1;
+// The scheduling controls' scoreboard part: write (46-48), read (49-51) and
+// wait mask (52-57).
+constexpr unsigned kControlsShift = 46;
+
+// Opcodes (the low 12 bits of the first word) named where measured.
+namespace op {
+constexpr unsigned kBra = 0x947;    // BRA, unpredicated form of the 0x147 family
+constexpr unsigned kBssy = 0x945;   // BSSY
+constexpr unsigned kExit = 0x94d;   // EXIT
+constexpr unsigned kNop = 0x918;    // NOP
+constexpr unsigned kMembar = 0x992; // MEMBAR
+constexpr unsigned kLdc = 0xb82;    // LDC
+constexpr unsigned kLdcu = 0x7ac;   // LDCU
+constexpr unsigned kS2r = 0x919;    // S2R
+} // namespace op
+
+struct Instruction {
+  u64 lo = 0, hi = 0;
+
+  unsigned op() const { return unsigned(lo & 0xfff); }
+  unsigned pred() const { return unsigned(lo >> 12 & 0xf); } // kNone: unpredicated
+  unsigned wr() const { return unsigned(hi >> 46 & 7); }      // write scoreboard
+  unsigned rd() const { return unsigned(hi >> 49 & 7); }      // read scoreboard
+  unsigned wait() const { return unsigned(hi >> 52 & 63); }   // wait mask
+  unsigned controls() const { return unsigned(hi >> kControlsShift & 0xfff); } // wr, rd, wait
+  u64 operands_hi() const { return hi & kOperandMask; }
+  unsigned dest() const { return unsigned(lo >> 16 & 0xff); } // first register operand
+
+  // The same instruction with other scoreboard controls.
+  Instruction with_controls(unsigned w, unsigned r, unsigned m) const {
+    u64 h = hi & ~(u64(0xfff) << kControlsShift);
+    h |= u64(w) << 46 | u64(r) << 49 | u64(m) << 52;
+    return {lo, h};
+  }
+};
+
+inline Instruction read(std::span<const u8> code, size_t index) {
+  const u8 *p = code.data() + index * kInstructionSize;
+  return {read_le<u64>(p), read_le<u64>(p + 8)};
+}
+
+inline void write(const Instruction &f, u8 *out) {
+  write_le<u64>(out, f.lo);
+  write_le<u64>(out + 8, f.hi);
+}
+
+// Every whole instruction of `code`.
+inline std::vector<Instruction> decode(std::span<const u8> code) {
+  std::vector<Instruction> I(code.size() / kInstructionSize);
+  for (size_t i = 0; i < I.size(); i++)
+    I[i] = read(code, i);
+  return I;
+}
+
+template <class Insn> std::vector<u8> encode(const std::vector<Insn> &I) {
+  std::vector<u8> out(I.size() * kInstructionSize);
+  for (size_t i = 0; i < I.size(); i++)
+    write(I[i], out.data() + i * kInstructionSize);
+  return out;
+}
+
+// BRA in any form (0x147 family).
+inline bool is_branch(const Instruction &f) { return (f.op() & 0x1ff) == 0x147; }
+// CALL in any form (0x143, 0x144 families).
+inline bool is_call(const Instruction &f) { return (f.op() & 0x1ff) == 0x143 || (f.op() & 0x1ff) == 0x144; }
+inline bool is_membar(const Instruction &f) { return f.op() == op::kMembar; }
+// An unpredicated EXIT.
+inline bool is_exit(const Instruction &f) { return f.op() == op::kExit && f.pred() == kNone; }
+
+// BRA: signed offset in 4-byte units, low byte in bits 16-23, the rest from
+// bit 34, relative to the next instruction.
+inline int64_t bra_offset(u64 lo) { return (int64_t(lo) >> 34) * 256 + int64_t(lo >> 16 & 0xff); }
+inline std::optional<u64> set_bra_offset(u64 lo, int64_t off) {
+  u64 out = (lo & ((u64(1) << 34) - 1) & ~(u64(0xff) << 16)) | (u64(off) & 0xff) << 16 |
+            u64(off >> 8) << 34;
+  if (bra_offset(out) != off)
+    return std::nullopt;
+  return out;
+}
+// The instruction index a BRA at `i` goes to, in code of `n` instructions;
+// nullopt outside the code or between instructions.
+inline std::optional<size_t> branch_target(size_t i, const Instruction &f, size_t n) {
+  int64_t off = bra_offset(f.lo);
+  int64_t t = int64_t(i) + 1 + off * 4 / int64_t(kInstructionSize);
+  if (off % 4 != 0 || t < 0 || t >= int64_t(n))
+    return std::nullopt;
+  return size_t(t);
+}
+
+// BSSY: signed byte offset in bits 32-63, relative to the next instruction.
+inline int64_t bssy_offset(u64 lo) { return int64_t(lo) >> 32; }
+
+} // namespace dlink::sass
