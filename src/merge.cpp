@@ -180,7 +180,7 @@ private:
 
   // Capsule-Mercury sections (sm_100+) form a world of their own, merged
   // after the SASS sections.
-  static bool is_mercury_section(const ElfSection &in) { return (in.flags & 0x10000000u) != 0; }
+  static bool is_mercury_section(const ElfSection &in) { return (in.flags & SHF_CUDA_MERC) != 0; }
 
   // The output section an input section goes to. On sm_100 and newer nvlink
   // works with the bank names of the Mercury world (".nv.constant.user" for

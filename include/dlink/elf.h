@@ -63,6 +63,9 @@ enum : u64 {
   SHF_ALLOC = 0x2,
   SHF_EXECINSTR = 0x4,
   SHF_INFO_LINK = 0x40,
+  // NVIDIA's processor-specific flag of every `.nv.merc.*` and
+  // `.nv.capmerc.*` section (sm_100+ Mercury world).
+  SHF_CUDA_MERC = 0x10000000,
 };
 
 enum : u8 { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2 };

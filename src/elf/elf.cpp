@@ -33,7 +33,6 @@ const ElfSection *ElfFile::section_named(std::string_view name) const {
 }
 
 bool occupies_file_space(const ElfSection &sec) {
-  constexpr u64 kMercFlag = 0x10000000; // SHF of every .nv.merc.* section
   switch (sec.type) {
   case SHT_NULL:
   case SHT_NOBITS:
@@ -44,7 +43,7 @@ bool occupies_file_space(const ElfSection &sec) {
   case SHT_CUDA_SHARED_RESERVED:
     // `.nv.merc.nv.shared.reserved.0` is stored as zero bytes (sm_110: 0x80
     // bytes in REL and EXEC files); the SASS `.nv.shared.reserved.0` is not.
-    return (sec.flags & kMercFlag) != 0;
+    return (sec.flags & SHF_CUDA_MERC) != 0;
   default:
     return true;
   }
@@ -242,7 +241,7 @@ std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &rel
 // sections are placed in index order, each at the next multiple of its
 // sh_addralign; sections without file bytes get that position too but take
 // no space. Exception: the capsule-Mercury copies of data sections
-// (`.nv.merc.nv.global.init`, `.nv.merc.nv.constant.user`, ...: SHF 0x10000000,
+// (`.nv.merc.nv.global.init`, `.nv.merc.nv.constant.user`, ...: SHF_CUDA_MERC,
 // type CUDA_GLOBAL_INIT or a constant bank) do not get bytes of their own; they
 // share the file offset of their SASS twin, an earlier section named without
 // the ".nv.merc" prefix or, for renamed banks (`.nv.constant.user` became
@@ -253,7 +252,6 @@ std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &rel
 // after `.shstrtab`/`.strtab` (36 bytes after `.shstrtab` in every sm_100+
 // file); sh_size does not record it.
 void assign_offsets(ElfFile &file, OffsetStyle style) {
-  constexpr u64 kMercFlag = 0x10000000;
   constexpr std::string_view kMercPrefix = ".nv.merc";
   auto is_bank = [](u32 type) { return type >= SHT_CUDA_CONSTANT && type < SHT_CUDA_MERC_RELA; };
   auto is_data = [&](const ElfSection &s) {
@@ -264,7 +262,7 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
     const ElfSection &m = file.sections[i];
     // An empty Mercury copy sits where its empty SASS twin is (e.g. an empty
     // .nv.merc.debug_frame of a data-only object).
-    if ((m.flags & kMercFlag) && m.size == 0 && m.name.starts_with(kMercPrefix)) {
+    if ((m.flags & SHF_CUDA_MERC) && m.size == 0 && m.name.starts_with(kMercPrefix)) {
       std::string_view base = m.name.substr(kMercPrefix.size());
       for (size_t j = 1; j < i; j++)
         if (file.sections[j].name == base && file.sections[j].size == 0)
@@ -278,7 +276,7 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
     // .nv_debug_line_sass), and .nv.merc.nv_debug_info_reg_type where its
     // bytes equal the SASS section's (ptxas and nvlink alike).
     bool reg_type = m.name == ".nv.merc.nv_debug_info_reg_type";
-    if ((m.flags & kMercFlag) &&
+    if ((m.flags & SHF_CUDA_MERC) &&
         (m.name.starts_with(".nv.merc.nv_debug_ptx_txt.") || m.name == ".nv.merc.debug_str" ||
          m.name == ".nv.merc.debug_abbrev" || m.name == ".nv.merc.debug_loc" ||
          m.name == ".nv.merc.debug_pubnames" || m.name == ".nv.merc.debug_pubtypes" || reg_type)) {
@@ -293,7 +291,7 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
         return j;
       }
     }
-    if (!(m.flags & kMercFlag) || !(m.flags & SHF_ALLOC) || !m.name.starts_with(kMercPrefix) ||
+    if (!(m.flags & SHF_CUDA_MERC) || !(m.flags & SHF_ALLOC) || !m.name.starts_with(kMercPrefix) ||
         !(m.type == SHT_CUDA_GLOBAL_INIT || is_bank(m.type)))
       return 0;
     std::string_view base = m.name.substr(kMercPrefix.size());
@@ -302,7 +300,7 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
     size_t by_content = 0, matches = 0;
     for (size_t j = 1; j < i; j++) {
       const ElfSection &t = file.sections[j];
-      if ((t.flags & kMercFlag) || !is_data(t) || t.size != m.size)
+      if ((t.flags & SHF_CUDA_MERC) || !is_data(t) || t.size != m.size)
         continue;
       if (t.name == base)
         return j;

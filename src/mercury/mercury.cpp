@@ -25,8 +25,6 @@ namespace dlink {
 
 namespace {
 
-constexpr u64 kMercFlag = 0x10000000;
-
 struct InputMercury {
   InputObject *obj = nullptr;
   std::vector<ElfSymbol> symbols;            // the input's .nv.merc.symtab
@@ -63,7 +61,7 @@ public:
     add_header_index_banks();
     add_optimizer_banks();
     build_data_twins(DataTwinGroup::Others);
-    ctx_.out.merc_symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, kMercFlag, 8, kSymSize);
+    ctx_.out.merc_symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, SHF_CUDA_MERC, 8, kSymSize);
   }
 
 private:
@@ -167,7 +165,7 @@ private:
       const ElfSection *in = input_section(*text->func->defined_in, name);
       if (!in)
         continue;
-      OutputSection *sec = create_merc(name, SHT_CUDA_CAPMERC_TEXT, kMercFlag, in->addralign);
+      OutputSection *sec = create_merc(name, SHT_CUDA_CAPMERC_TEXT, SHF_CUDA_MERC, in->addralign);
       sec->twin = text;
       sec->func = text->func;
       if (auto r = ctx_.out.capsule_replacement.find(text); r != ctx_.out.capsule_replacement.end())
@@ -241,7 +239,7 @@ private:
     OutputSection *sass = find_section(ctx_, ".nv.info");
     if (!sass || sass->records.empty())
       return; // no code: the SASS .nv.info is dropped too
-    OutputSection *sec = create_merc(".nv.merc.nv.info", SHT_CUDA_MERC_INFO, kMercFlag, 4);
+    OutputSection *sec = create_merc(".nv.merc.nv.info", SHT_CUDA_MERC_INFO, SHF_CUDA_MERC, 4);
     sec->twin = sass;
     sec->records = sass->records;
   }
@@ -260,7 +258,7 @@ private:
       if (!in || !src)
         continue;
       OutputSection *sec =
-          create_merc(name, SHT_CUDA_MERC_INFO, kMercFlag | SHF_INFO_LINK, src->addralign);
+          create_merc(name, SHT_CUDA_MERC_INFO, SHF_CUDA_MERC | SHF_INFO_LINK, src->addralign);
       sec->twin = info;
       sec->func = info->func;
       // EXTERNS mirrors the SASS section's final record (same list, same
@@ -384,7 +382,7 @@ private:
       if (scratch.relocs.empty())
         continue;
       OutputSection *rel =
-          create_merc(name, SHT_CUDA_MERC_RELA, kMercFlag | SHF_INFO_LINK, 8, kRelaSize);
+          create_merc(name, SHT_CUDA_MERC_RELA, SHF_CUDA_MERC | SHF_INFO_LINK, 8, kRelaSize);
       rel->kind = SectionKind::Reloc;
       rel->rela = true;
       rel->target = target;
@@ -470,7 +468,7 @@ private:
       std::string name = ".nv.merc" + std::string(hb.bank->renamed_from);
       u64 size = hb.bank->size - ctx_.out.texture_slot_base;
       OutputSection *bank = new_section(ctx_, name, SHT_CUDA_CONSTANT + 0x15,
-                                        kMercFlag | SHF_ALLOC | SHF_INFO_LINK, 4);
+                                        SHF_CUDA_MERC | SHF_ALLOC | SHF_INFO_LINK, 4);
       bank->merc = true;
       bank->kind = SectionKind::Mercury;
       bank->func = hb.kernel;
@@ -487,7 +485,7 @@ private:
         continue;
       OutputSection *bank = sass_bank->symbol->merc.section;
       OutputSection *rel = create_merc(".nv.merc.rela" + std::string(hb.bank->renamed_from),
-                                       SHT_CUDA_MERC_RELA, kMercFlag | SHF_INFO_LINK, 8, kRelaSize);
+                                       SHT_CUDA_MERC_RELA, SHF_CUDA_MERC | SHF_INFO_LINK, 8, kRelaSize);
       rel->kind = SectionKind::Reloc;
       rel->rela = true;
       rel->target = bank;
@@ -512,7 +510,7 @@ private:
     for (const auto &ob : ctx_.out.optimizer_banks) {
       std::string_view merc_name = ob.bank->renamed_from; // ".nv.constant.optimizer.<k>"
       OutputSection *bank = new_section(ctx_, ".nv.merc" + std::string(merc_name), 0x70000084,
-                                        kMercFlag | SHF_ALLOC | SHF_INFO_LINK, ob.bank->align);
+                                        SHF_CUDA_MERC | SHF_ALLOC | SHF_INFO_LINK, ob.bank->align);
       bank->merc = true;
       bank->kind = SectionKind::Mercury;
       bank->func = ob.kernel ? ob.kernel : kernel_named(ob.final_name.substr(14));
@@ -646,7 +644,7 @@ private:
     if (scratch.relocs.empty())
       return;
     OutputSection *rel = create_merc(".nv.merc.rela" + std::string(sass_bank->renamed_from),
-                                     SHT_CUDA_MERC_RELA, kMercFlag | SHF_INFO_LINK, 8, kRelaSize);
+                                     SHT_CUDA_MERC_RELA, SHF_CUDA_MERC | SHF_INFO_LINK, 8, kRelaSize);
     rel->kind = SectionKind::Reloc;
     rel->rela = true;
     rel->target = bank;
@@ -876,11 +874,11 @@ private:
     OutputSection *sec = nullptr;
   };
   std::vector<DataTwin> data_twins_ = {
-      {".nv.merc.nv.constant.user", ".nv.constant3", 0x7000007c, kMercFlag | SHF_ALLOC},
+      {".nv.merc.nv.constant.user", ".nv.constant3", 0x7000007c, SHF_CUDA_MERC | SHF_ALLOC},
       {".nv.merc.nv.global.init", ".nv.global.init", SHT_CUDA_GLOBAL_INIT,
-       kMercFlag | SHF_ALLOC | SHF_WRITE},
+       SHF_CUDA_MERC | SHF_ALLOC | SHF_WRITE},
       {".nv.merc.nv.shared.reserved.0", ".nv.shared.reserved.0", SHT_CUDA_SHARED_RESERVED,
-       kMercFlag | SHF_ALLOC | SHF_WRITE, true},
+       SHF_CUDA_MERC | SHF_ALLOC | SHF_WRITE, true},
   };
 
   void prepare_data_twins() {

@@ -91,29 +91,46 @@ enum class Interference {
 constexpr size_t kMaxProducers = 8192;
 constexpr size_t kMaxStateBits = size_t(1) << 26; // per dataflow vector (8 MiB)
 
-// Runs the allocation model. nullopt when the kernel is outside the model.
-// keep_pressure_shares: the stack-pointer load's index goes to the producers
-// that shared it (split_pressure_share), so shares for lack of a free index
-// stay as they are.
-std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool drop_first,
-                                              Interference mode, bool keep_pressure_shares = false) {
-  size_t n = I.size();
+// The kernel as the allocation model sees it: its control-flow graph and its
+// producers (instructions with a read or write scoreboard).
+struct Model {
   struct Edge {
     size_t from;
     bool back;
   };
-  std::vector<std::vector<Edge>> preds(n);
+  const std::vector<Insn> &I;
+  size_t n = 0;
+  std::vector<std::vector<Edge>> preds;
+  // Producers in allocation order: per instruction, read scoreboard first.
+  std::vector<Producer> prods;
+  std::vector<std::vector<size_t>> gen; // per instruction: the producers it starts
+  size_t np = 0;
+};
+
+// Forward dataflow over producer identities: which are pending on entry to
+// each instruction (before), after its waits (in), after it (out), and which
+// each wait retires.
+struct Flow {
+  std::vector<Bits> before, in, out, retired;
+};
+
+// The control-flow graph's predecessors. False for a branch whose target is
+// not an instruction.
+bool build_graph(Model &M) {
+  const std::vector<Insn> &I = M.I;
+  size_t n = M.n;
+  M.preds.assign(n, {});
   for (size_t i = 0; i < n; i++) {
     const Insn &f = I[i];
     auto edge = [&](size_t j) {
       if (j < n)
-        preds[j].push_back({i, j <= i});
+        M.preds[j].push_back({i, j <= i});
     };
     if (is_branch(f)) {
       if (auto t = branch_target(i, f, n))
         edge(*t);
       else
-        return std::nullopt;
+        return false;
       // An unpredicated BRA ends the path, except with bit 33 set (the
       // divergence check before a warp-synchronous block: ptxas's
       // allocation of k_tiles needs its fall-through).
@@ -125,88 +142,90 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
       edge(i + 1);
     }
   }
-  // Producers in allocation order: per instruction, read scoreboard first.
-  std::vector<Producer> prods;
-  std::vector<std::vector<size_t>> gen(n);
-  for (size_t i = 0; i < n; i++) {
-    if (I[i].rd() != 7) {
-      gen[i].push_back(prods.size());
-      prods.push_back({i, true, I[i].rd()});
+  return true;
+}
+
+void collect_producers(Model &M) {
+  M.gen.assign(M.n, {});
+  for (size_t i = 0; i < M.n; i++) {
+    if (M.I[i].rd() != 7) {
+      M.gen[i].push_back(M.prods.size());
+      M.prods.push_back({i, true, M.I[i].rd()});
     }
-    if (I[i].wr() != 7) {
-      gen[i].push_back(prods.size());
-      prods.push_back({i, false, I[i].wr()});
+    if (M.I[i].wr() != 7) {
+      M.gen[i].push_back(M.prods.size());
+      M.prods.push_back({i, false, M.I[i].wr()});
     }
   }
-  size_t np = prods.size();
-  if (np > kMaxProducers || n * np > kMaxStateBits)
-    return std::nullopt; // bounds the dataflow's memory; such kernels are kept
-  // Forward dataflow over producer identities: which are pending on entry to
-  // each instruction (before), after its waits (in), after it (out), and which
-  // each wait retires. across_back: a backward edge carries the state before
-  // the branch's waits.
-  struct Flow {
-    std::vector<Bits> before, in, out, retired;
-  };
-  auto flow = [&](bool across_back) {
-    Flow F{std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np)),
-           std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np))};
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t i = 0; i < n; i++) {
-        Bits st(np);
-        for (const Edge &e : preds[i]) {
-          if (across_back && e.back) {
-            st |= F.before[e.from];
-            for (size_t x : gen[e.from])
-              st.set(x);
-          } else {
-            st |= F.out[e.from];
-          }
-        }
-        if (!(st == F.before[i])) {
-          F.before[i] = st;
-          changed = true;
-        }
-        Bits w(np);
-        unsigned mask = I[i].wait();
-        // The waits of 0x948 do not retire: what they wait on stays pending
-        // up to the next wait on it (measured: k_tiles' warp-sync blocks).
-        bool retires = I[i].op() != 0x948;
-        if (mask)
-          for (size_t x = 0; x < np; x++)
-            if (st.test(x) && (mask >> prods[x].sb & 1)) {
-              w.set(x);
-              if (retires)
-                st.reset(x);
-            }
-        F.retired[i] = w;
-        F.in[i] = st;
-        for (size_t x : gen[i])
-          st.set(x);
-        if (!(st == F.out[i])) {
-          F.out[i] = std::move(st);
-          changed = true;
+  M.np = M.prods.size();
+}
+
+// across_back: a backward edge carries the state before the branch's waits.
+Flow pending_flow(const Model &M, bool across_back) {
+  const size_t n = M.n, np = M.np;
+  Flow F{std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np)),
+         std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np))};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < n; i++) {
+      Bits st(np);
+      for (const Model::Edge &e : M.preds[i]) {
+        if (across_back && e.back) {
+          st |= F.before[e.from];
+          for (size_t x : M.gen[e.from])
+            st.set(x);
+        } else {
+          st |= F.out[e.from];
         }
       }
+      if (!(st == F.before[i])) {
+        F.before[i] = st;
+        changed = true;
+      }
+      Bits w(np);
+      unsigned mask = M.I[i].wait();
+      // The waits of 0x948 do not retire: what they wait on stays pending
+      // up to the next wait on it (measured: k_tiles' warp-sync blocks).
+      bool retires = M.I[i].op() != 0x948;
+      if (mask)
+        for (size_t x = 0; x < np; x++)
+          if (st.test(x) && (mask >> M.prods[x].sb & 1)) {
+            w.set(x);
+            if (retires)
+              st.reset(x);
+          }
+      F.retired[i] = w;
+      F.in[i] = st;
+      for (size_t x : M.gen[i])
+        st.set(x);
+      if (!(st == F.out[i])) {
+        F.out[i] = std::move(st);
+        changed = true;
+      }
     }
-    return F;
-  };
-  Flow F = flow(false);
-  const std::vector<Bits> &in = F.in, &retired = F.retired;
-  // Groups: a producer that takes a scoreboard still pending shares it.
+  }
+  return F;
+}
+
+// Groups: a producer that takes a scoreboard still pending shares it.
+// nullopt for shares the model does not cover.
+std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, bool drop_first,
+                                                bool keep_pressure_shares) {
+  const std::vector<Insn> &I = M.I;
+  const std::vector<Producer> &prods = M.prods;
+  const size_t np = M.np;
   std::vector<size_t> group(np);
   for (size_t x = 0; x < np; x++) {
     group[x] = x;
     size_t i = prods[x].insn;
     unsigned busy = 0;
     for (size_t y = 0; y < np; y++)
-      if (in[i].test(y)) {
+      if (F.in[i].test(y)) {
         busy |= 1u << prods[y].sb;
         if (prods[y].sb == prods[x].sb && group[x] == x)
           group[x] = group[y];
       }
-    for (size_t y : gen[i])
+    for (size_t y : M.gen[i])
       if (y < x)
         busy |= 1u << prods[y].sb;
     if (group[x] != x) {
@@ -221,7 +240,7 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
       // stack-pointer load pending, or for a global load (whose indices start
       // at 2, above the one the stack-pointer load frees), nvlink keeps the
       // share.
-      bool sp_pending = I[0].lo == kStackPointerLoad && !gen[0].empty() && in[i].test(gen[0].back());
+      bool sp_pending = I[0].lo == kStackPointerLoad && !M.gen[0].empty() && F.in[i].test(M.gen[0].back());
       // (A share on the virtual index 6 is one split_pressure_share made.)
       if (drop_first && !free_left && sp_pending && s == 0 && prods[x].sb != 6 &&
           !keep_pressure_shares)
@@ -230,35 +249,49 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
   }
   // A producer sharing the stack-pointer load's scoreboard: such kernels
   // (launch_params' k_lb) are not always re-finalized by nvlink; not modelled.
-  if (drop_first && I[0].lo == kStackPointerLoad && !gen[0].empty())
-    for (size_t x = gen[0].back() + 1; x < np; x++)
-      if (group[x] == gen[0].back())
+  if (drop_first && I[0].lo == kStackPointerLoad && !M.gen[0].empty())
+    for (size_t x = M.gen[0].back() + 1; x < np; x++)
+      if (group[x] == M.gen[0].back())
         return std::nullopt;
-  // Interference between producers.
-  std::vector<Bits> co(np, Bits(np));
+  return group;
+}
+
+// Interference between producers: pending together at some point (per
+// `mode`).
+std::vector<Bits> interference(const Model &M, const Flow &F, Interference mode) {
+  std::vector<Bits> co(M.np, Bits(M.np));
   auto meet = [&](const Bits &st) {
     for (size_t k = 0; k < st.w.size(); k++)
       for (u64 m = st.w[k]; m; m &= m - 1)
         co[k * 64 + size_t(__builtin_ctzll(m))] |= st;
   };
-  {
-    Flow G = mode == Interference::kAcrossBackEdge ? flow(true) : Flow{};
-    const Flow &H = mode == Interference::kAcrossBackEdge ? G : F;
-    for (size_t i = 0; i < n; i++) {
-      meet(H.before[i]);
-      meet(H.out[i]);
-    }
-    if (mode == Interference::kLoopHeader)
-      for (size_t h = 0; h < n; h++)
-        for (const Edge &e : preds[h])
-          if (e.back && e.from != h) {
-            Bits st = F.before[h];
-            st |= F.before[e.from];
-            for (size_t x : gen[e.from])
-              st.set(x);
-            meet(st);
-          }
+  Flow G = mode == Interference::kAcrossBackEdge ? pending_flow(M, true) : Flow{};
+  const Flow &H = mode == Interference::kAcrossBackEdge ? G : F;
+  for (size_t i = 0; i < M.n; i++) {
+    meet(H.before[i]);
+    meet(H.out[i]);
   }
+  if (mode == Interference::kLoopHeader)
+    for (size_t h = 0; h < M.n; h++)
+      for (const Model::Edge &e : M.preds[h])
+        if (e.back && e.from != h) {
+          Bits st = F.before[h];
+          st |= F.before[e.from];
+          for (size_t x : M.gen[e.from])
+            st.set(x);
+          meet(st);
+        }
+  return co;
+}
+
+// The index of each producer (-1: the dropped stack-pointer load), lowest
+// first from its class start; nullopt when none is free.
+std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
+                                               const std::vector<size_t> &group,
+                                               const std::vector<Bits> &co, bool drop_first,
+                                               bool keep_pressure_shares) {
+  const std::vector<Producer> &prods = M.prods;
+  const size_t np = M.np;
   std::vector<int> assign(np, -1);
   for (size_t x = 0; x < np; x++) {
     size_t i = prods[x].insn;
@@ -272,10 +305,10 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
     }
     unsigned busy = 0;
     for (size_t y = 0; y < np; y++)
-      if (assign[y] >= 0 && (in[i].test(y) || (prods[y].insn == i && y < x) ||
+      if (assign[y] >= 0 && (F.in[i].test(y) || (prods[y].insn == i && y < x) ||
                              (co[x].test(y) && group[y] != group[x])))
         busy |= 1u << assign[y];
-    unsigned s = class_start(I[i], prods[x].read);
+    unsigned s = class_start(M.I[i], prods[x].read);
     int pick = -1;
     for (unsigned k = s; k < 6 && pick < 0; k++)
       if (!(busy >> k & 1))
@@ -292,15 +325,40 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
       return std::nullopt;
     assign[x] = pick;
   }
-  std::vector<Controls> res(n);
-  for (size_t i = 0; i < n; i++) {
+  return assign;
+}
+
+// Runs the allocation model. nullopt when the kernel is outside the model.
+// keep_pressure_shares: the stack-pointer load's index goes to the producers
+// that shared it (split_pressure_share), so shares for lack of a free index
+// stay as they are.
+std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool drop_first,
+                                              Interference mode, bool keep_pressure_shares = false) {
+  Model M{I, I.size()};
+  if (!build_graph(M))
+    return std::nullopt;
+  collect_producers(M);
+  if (M.np > kMaxProducers || M.n * M.np > kMaxStateBits)
+    return std::nullopt; // bounds the dataflow's memory; such kernels are kept
+  Flow F = pending_flow(M, false);
+  auto group = share_groups(M, F, drop_first, keep_pressure_shares);
+  if (!group)
+    return std::nullopt;
+  std::vector<Bits> co = interference(M, F, mode);
+  auto assign = assign_indices(M, F, *group, co, drop_first, keep_pressure_shares);
+  if (!assign)
+    return std::nullopt;
+  // Each instruction's controls: its producers' indices and the indices of
+  // what its wait retires.
+  std::vector<Controls> res(M.n);
+  for (size_t i = 0; i < M.n; i++) {
     Controls c{7, 7, 0};
-    for (size_t x : gen[i])
-      if (assign[x] >= 0)
-        (prods[x].read ? c.rd : c.wr) = unsigned(assign[x]);
-    for (size_t x = 0; x < np; x++)
-      if (retired[i].test(x) && assign[x] >= 0)
-        c.wait |= 1u << assign[x];
+    for (size_t x : M.gen[i])
+      if ((*assign)[x] >= 0)
+        (M.prods[x].read ? c.rd : c.wr) = unsigned((*assign)[x]);
+    for (size_t x = 0; x < M.np; x++)
+      if (F.retired[i].test(x) && (*assign)[x] >= 0)
+        c.wait |= 1u << (*assign)[x];
     res[i] = c;
   }
   return res;

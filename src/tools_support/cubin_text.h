@@ -17,10 +17,6 @@
 
 namespace dlink {
 
-// The processor-specific section flag carried by every `.nv.merc.*` and
-// `.nv.capmerc.*` section.
-constexpr u64 SHF_CUDA_MERC = 0x10000000;
-
 // ELF header fields.
 std::string elf_type_name(u16 type);           // "EXEC"
 std::string describe_e_flags(u32 flags);       // "sm_90, low byte 0x04 (SASS), cuinfo index 6"

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -75,6 +76,24 @@ TEST_F(LinkPipeline, ReproducesNvlinkInProcess) {
   std::string err;
   ASSERT_EQ(run(err), 0) << err;
   EXPECT_EQ(read_bytes(dir_ / "out.cubin"), read_bytes(kJob / "expected.cubin"));
+}
+
+// --dlink-time-passes: one stderr line per stage and the total, nothing on
+// the diagnostic stream, the same output bytes; without it, nothing.
+TEST_F(LinkPipeline, TimePassesPrintsOneLinePerStage) {
+  std::string err;
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(run(err, "out.cubin", {"--dlink-time-passes"}), 0) << err;
+  std::string timings = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(read_bytes(dir_ / "out.cubin"), read_bytes(kJob / "expected.cubin"));
+  for (const char *stage : {"read_inputs", "merge_inputs", "layout_memory", "apply_relocations",
+                            "build_nv_info", "write_output", "commit_output", "total"})
+    EXPECT_NE(timings.find(std::string("dlink: pass ") + stage + " "), std::string::npos) << timings;
+  EXPECT_EQ(std::count(timings.begin(), timings.end(), '\n'), 14) << timings;
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(run(err, "plain.cubin"), 0) << err;
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }
 
 TEST_F(LinkPipeline, RepeatedLinksInOneProcessAreIdentical) {

@@ -223,6 +223,21 @@ TEST(Options, HiddenOptions) {
   EXPECT_EQ(run(words("--host-linker-options")).messages, fatal_text("argument expected after '--host-linker-options'"));
 }
 
+// dlink's own developer options: accepted, never recorded in the canonical
+// command line, absent from --help, off by default.
+TEST(Options, DeveloperOptions) {
+  Result plain = run(words("-arch sm_90 -o x k.cubin"));
+  EXPECT_FALSE(plain.opts.dlink_time_passes);
+  EXPECT_FALSE(plain.opts.dlink_no_refinalize);
+  Result r = run(words("-arch sm_90 -o x k.cubin --dlink-time-passes -dlink-no-refinalize"));
+  ASSERT_FALSE(r.fatal) << r.messages;
+  EXPECT_TRUE(r.opts.dlink_time_passes);
+  EXPECT_TRUE(r.opts.dlink_no_refinalize);
+  EXPECT_EQ(r.messages, "");
+  EXPECT_EQ(r.opts.canonical_command_line, plain.opts.canonical_command_line);
+  EXPECT_EQ(help_text().find("dlink-"), std::string::npos);
+}
+
 TEST(Options, EveryDocumentedOptionIsAccepted) {
   Result r = run(words(
       "--arch sm_90 --output-file x k.cubin --debug --device-stack-protector true --disable-infos "
