@@ -4,7 +4,7 @@
 #   5  interference = pending together anywhere (on entry before waits, or after)
 #   9  as 5, but a backward branch's waits do not retire what crosses the backward edge
 #   11 as 5, plus: at a backward branch's target, what arrives over the edge (before the
-#      branch's waits) meets what is pending there on entry   <- src/refinalize.cpp
+#      branch's waits) meets what is pending there on entry   <- src/mercury/refinalize.cpp
 #   0-4, 6-8, 10: rejected variants (range-based loop rules), kept for the record.
 from refin_cfg import succs
 START={0x981:2,0x9a3:5}
