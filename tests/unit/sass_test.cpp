@@ -1,0 +1,56 @@
+// The sm_100+ SASS instruction decoder shared by the re-finalization and the
+// frame merging (src/mercury/sass.h).
+#include "mercury/sass.h"
+
+#include "sass_words.h"
+
+#include <gtest/gtest.h>
+
+namespace dlink {
+namespace {
+
+TEST(Sass, DecodesFieldsAndRoundTrips) {
+  // LDC R1, c[0x0][0x37c] with write scoreboard 0; BRA to itself.
+  const test::Words words = {{0x0000df00ff017b82, 0x000e220000000800},
+                             {0xfffffffc00fc7947, 0x000fc0000383ffff}};
+  std::vector<u8> bytes = test::bytes_of(words);
+  std::vector<sass::Instruction> I = sass::decode(bytes);
+  ASSERT_EQ(I.size(), 2u);
+  EXPECT_EQ(I[0].op(), sass::op::kLdc);
+  EXPECT_EQ(I[0].pred(), sass::kNone);
+  EXPECT_EQ(I[0].dest(), 1u);
+  EXPECT_EQ(I[0].wr(), 0u);
+  EXPECT_EQ(I[0].rd(), sass::kNone);
+  EXPECT_EQ(I[0].wait(), 0u);
+  EXPECT_EQ(I[1].op(), sass::op::kBra);
+  EXPECT_TRUE(sass::is_branch(I[1]));
+  EXPECT_FALSE(sass::is_call(I[1]));
+  EXPECT_EQ(sass::bra_offset(I[1].lo), -4);
+  EXPECT_EQ(sass::branch_target(1, I[1], 2), std::optional<size_t>(1));
+  EXPECT_EQ(sass::encode(I), bytes);
+}
+
+TEST(Sass, RewritesControlsAndBranchOffsets) {
+  sass::Instruction f{0x0000df00ff017b82, 0x000e220000000800};
+  sass::Instruction g = f.with_controls(3, 7, 0x21);
+  EXPECT_EQ(g.lo, f.lo);
+  EXPECT_EQ(g.wr(), 3u);
+  EXPECT_EQ(g.rd(), 7u);
+  EXPECT_EQ(g.wait(), 0x21u);
+  EXPECT_EQ(g.operands_hi(), f.operands_hi());
+  EXPECT_EQ(g.hi & ~(u64(0xfff) << 46), f.hi & ~(u64(0xfff) << 46));
+
+  u64 bra = 0xfffffffc00fc7947;
+  for (int64_t off : {-4, 0, 4, 0x40, -0x1000, 0x7fff0}) {
+    auto lo = sass::set_bra_offset(bra, off);
+    ASSERT_TRUE(lo) << off;
+    EXPECT_EQ(sass::bra_offset(*lo), off);
+    EXPECT_EQ(*lo & 0xffff, bra & 0xffff); // opcode, predicate, register untouched
+  }
+  // BSSY: a signed byte offset in the high half.
+  EXPECT_EQ(sass::bssy_offset(0x0000015000007945), 0x150);
+  EXPECT_EQ(sass::bssy_offset(0xffffffe000007945), -0x20);
+}
+
+} // namespace
+} // namespace dlink
