@@ -89,7 +89,6 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   ::setenv("DLINK_EXPERIMENTAL_MERCURY", "1", 1);
   ::setenv("DLINK_PTXAS", "/nonexistent/dlink-fuzz/ptxas", 1);
   load_jobs();
-  std::filesystem::current_path(fuzz::scratch_dir());
   return 0;
 }
 
