@@ -164,6 +164,11 @@ std::vector<FatbinEntry> read_fatbin(Arena &arena, std::span<const u8> bytes,
     u64 end = read_container(arena, bytes, c, index, options, out);
     if (options.first_container_only || end >= bytes.size())
       break;
+    // A container that claims no bytes (header and payload sizes 0) would
+    // be read again and again.
+    if (end <= c)
+      throw FatbinError(FatbinError::Kind::BadEntry,
+                        fmt::format("fatbin container at offset {:#x} has size 0", c));
     c = end;
     // `ld -r` places the next container at the section alignment; the gap
     // (and any tail) is zero.

@@ -10,6 +10,9 @@
 #include <lz4.h>
 #include <zstd.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <string>
 
 namespace dlink {
@@ -446,6 +449,30 @@ TEST(FatbinCorrupt, TrailingBytesAfterContainers) {
   // nvlink ignores anything after the first container of a .fatbin file.
   EXPECT_EQ(read_fatbin(arena, garbage, true).size(), 2u);
   EXPECT_THROW(read_fatbin(arena, garbage, false), FatbinError);
+}
+
+// A container with header and payload sizes 0 does not advance: reading
+// every container must stop (found by fuzz_fatbin: the reader looped).
+TEST(FatbinCorrupt, ZeroSizeContainerEndsTheContainerList) {
+  std::vector<u8> c(kFatbinHeaderSize + 8, 0);
+  write_le<u32>(c.data(), kFatbinMagic);
+  write_le<u16>(c.data() + 4, 1);
+  c.back() = 1; // bytes after the container
+  EXPECT_EXIT(
+      {
+        ::alarm(10); // the failure mode is an endless loop
+        Arena arena;
+        bool threw = false;
+        try {
+          read_fatbin(arena, c, false);
+        } catch (const FatbinError &e) {
+          threw = e.kind() == FatbinError::Kind::BadEntry;
+        }
+        std::exit(threw ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+  Arena arena;
+  EXPECT_TRUE(read_fatbin(arena, c, true).empty()); // nvlink's view: no entries
 }
 
 // --- selection (measured with nvlink 13.0.88, docs/notes/inputs.md) -------
