@@ -50,6 +50,9 @@ struct InputObject {
   std::map<u32, std::vector<std::pair<u64, u64>>> dropped_ranges;
 };
 
+// The placeholder symbol of OutputSymbol::ptx_const0_size.
+inline constexpr std::string_view kPtxConst0Size = ".nv.ptx.const0.size";
+
 struct OutputSymbol {
   std::string_view name;
   u8 bind = STB_LOCAL;
@@ -86,6 +89,11 @@ struct OutputSymbol {
   // A kernel kept by -kernels-used only because its address is taken
   // (merge.cpp is_non_root_kernel): no MIN_STACK_SIZE record.
   bool non_root_entry = false;
+  // ptxas's local undefined `.nv.ptx.const0.size` (a device function's
+  // `isspacep.global`/`__isGlobal` needs the kernel parameter window's size,
+  // unknown outside a kernel): nvlink resolves it to all ones and drops the
+  // relocation (docs/notes/relocations.md).
+  bool ptx_const0_size = false;
   bool removed = false;
   const InputObject *defined_in = nullptr;
   const InputObject *first_referenced_in = nullptr;

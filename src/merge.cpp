@@ -1152,6 +1152,7 @@ private:
     if (internal) {
       out = ctx_.arena.make<OutputSymbol>();
       out->name = s.name;
+      out->ptx_const0_size = !sec && s.shndx == SHN_UNDEF && s.name == kPtxConst0Size;
     } else {
       out = create_local(ctx_, s.name);
     }
