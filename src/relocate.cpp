@@ -37,7 +37,7 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
   }
   if (r.sym && r.sym->name == "__UFT_OFFSET")
     return Action::Drop;
-  if (r.sym && r.sym->ptx_const0_size)
+  if (r.sym && r.sym->internal_undefined_object)
     return desc.handler == RelocHandler::Linker || desc.handler == RelocHandler::Either
                ? Action::Apply
                : Action::Keep;
@@ -101,10 +101,11 @@ u32 constant_bank(const OutputSection *sec) {
 
 // S of a relocation resolved at link time.
 u64 relocation_symbol_value(const Context &ctx, const OutputSymbol &sym) {
-  // `.nv.ptx.const0.size` outside a kernel: nvlink writes all ones
-  // (measured: 0xffffffff in the ABS32_32 immediate on sm_75-sm_121; a
-  // relocatable link shows the symbol's value as 0xffffffffffffffff).
-  if (sym.ptx_const0_size)
+  // `.nv.ptx.const0.size` outside a kernel (any LOCAL OBJECT INTERNAL
+  // undefined symbol): nvlink writes all ones (measured: 0xffffffff in the
+  // ABS32_32 immediate on sm_75-sm_121; a relocatable link shows the
+  // symbol's value as 0xffffffffffffffff).
+  if (sym.internal_undefined_object)
     return ~u64{0};
   return symbol_offset(ctx, sym);
 }
