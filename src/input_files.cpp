@@ -144,11 +144,6 @@ void print_line(Diagnostics &d, std::string_view tag, std::string_view msg) {
   d.fatal(second);
 }
 
-// Functions the CUDA driver provides: references to them never pull library members.
-bool is_driver_function(std::string_view name) {
-  return name == "vprintf" || name == "malloc" || name == "free" ||
-         name.starts_with("__cuda_syscall") || name == "__assertfail";
-}
 
 bool is_placeholder_name(std::string_view name) {
   return name.starts_with("__UFT") || name.starts_with("__UDT");

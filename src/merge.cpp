@@ -1152,6 +1152,8 @@ private:
     if (internal) {
       out = ctx_.arena.make<OutputSymbol>();
       out->name = s.name;
+      out->internal_undefined_object = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&
+                                       (s.other & 3) == 1; // STV_INTERNAL
     } else {
       out = create_local(ctx_, s.name);
     }
@@ -1652,11 +1654,6 @@ void collect_prototype_strings(Context &ctx) {
   }
 }
 
-// Functions the CUDA driver provides; references to them stay undefined.
-bool is_driver_function(std::string_view name) {
-  return name == "vprintf" || name == "malloc" || name == "free" ||
-         name.starts_with("__cuda_syscall") || name == "__assertfail";
-}
 
 } // namespace
 

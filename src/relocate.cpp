@@ -37,6 +37,10 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
   }
   if (r.sym && r.sym->name == "__UFT_OFFSET")
     return Action::Drop;
+  if (r.sym && r.sym->internal_undefined_object)
+    return desc.handler == RelocHandler::Linker || desc.handler == RelocHandler::Either
+               ? Action::Apply
+               : Action::Keep;
   if (r.sym && (r.sym->extern_shared || r.sym->namespace_shared))
     return Action::Apply;
   const OutputSection *sec = r.sym ? r.sym->section : nullptr;
@@ -95,6 +99,17 @@ u32 constant_bank(const OutputSection *sec) {
   return static_cast<u32>(std::strtoul(std::string(sec->name.substr(12)).c_str(), nullptr, 10));
 }
 
+// S of a relocation resolved at link time.
+u64 relocation_symbol_value(const Context &ctx, const OutputSymbol &sym) {
+  // `.nv.ptx.const0.size` outside a kernel (any LOCAL OBJECT INTERNAL
+  // undefined symbol): nvlink writes all ones (measured: 0xffffffff in the
+  // ABS32_32 immediate on sm_75-sm_121; a relocatable link shows the
+  // symbol's value as 0xffffffffffffffff).
+  if (sym.internal_undefined_object)
+    return ~u64{0};
+  return symbol_offset(ctx, sym);
+}
+
 } // namespace
 
 void apply_relocations(Context &ctx) {
@@ -126,7 +141,7 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       // touching the section.
       if (target->type == SHT_CUDA_CAPMERC_TEXT) {
         if (action != Action::Clear) {
-          u64 s = r.sym ? symbol_offset(ctx, *r.sym) : 0;
+          u64 s = r.sym ? relocation_symbol_value(ctx, *r.sym) : 0;
           ctx.out.capsule_values[target].push_back(
               {r.offset, r.sym, r.addend, r.type, s + r.bias + static_cast<u64>(r.addend)});
         }
@@ -143,7 +158,7 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
         continue;
       }
       RelocInputs in;
-      u64 s = r.sym ? symbol_offset(ctx, *r.sym) : 0;
+      u64 s = r.sym ? relocation_symbol_value(ctx, *r.sym) : 0;
       if (r.sym && r.sym->extern_shared) {
         auto it = ctx.out.dynamic_shared_offset.find(target->func);
         s = it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second;

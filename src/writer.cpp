@@ -671,9 +671,20 @@ void write_output(Context &ctx) {
     }
     if (sec->kind == SectionKind::Reloc) {
       std::vector<ElfReloc> relocs;
-      for (const OutputReloc &r : sec->relocs)
-        relocs.push_back(
-            {r.offset, r.sym ? (sec->merc ? r.sym->merc.index : r.sym->index) : 0, r.type, r.addend});
+      for (const OutputReloc &r : sec->relocs) {
+        u32 index = r.sym ? (sec->merc ? r.sym->merc.index : r.sym->index) : 0;
+        // nvlink never leaves a relocation against symbol 0 in a linked
+        // image (none in any golden output): the driver would patch S = 0
+        // into the code. One here means a symbol the link could not name
+        // (an internal or removed one): refuse rather than write it.
+        if (index == 0)
+          ctx.diag.fatal(fmt::format(
+              "internal error: relocation of type 0x{:x} at 0x{:x} in '{}' against {} would "
+              "name no symbol",
+              r.type, r.offset, sec->name,
+              r.sym ? fmt::format("'{}'", r.sym->name) : std::string("symbol 0")));
+        relocs.push_back({r.offset, index, r.type, r.addend});
+      }
       auto bytes = encode_relocs(ctx.arena, relocs, sec->rela);
       sec->data.assign(bytes.begin(), bytes.end());
       sec->size = sec->data.size();
