@@ -1561,12 +1561,17 @@ private:
       }
       // (Indirect call sites of removed functions go: dead code and kernels
       // pruned by -kernels-used alike.)
+      // A weak function's indirect call sites and their targets come only
+      // from the copies that held the definition when their input was merged
+      // (as its edges): a later copy that lost adds none.
       case 3:
-        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a))
+        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a) &&
+            weak_copy_held(ctx_, obj_, obj_.symbols[a]))
           out.indirect_calls.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
         break;
       case 4:
-        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a))
+        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a) &&
+            weak_copy_held(ctx_, obj_, obj_.symbols[a]))
           out.indirect_targets.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
         break;
       default:
