@@ -256,11 +256,22 @@ private:
     use_fatbin(path, entries, /*member=*/false);
   }
 
+  // For targets before sm_90 nvlink compiles a PTX text file (its ptxas
+  // messages, -Xptxas -v lines and failures appear as usual) and then links
+  // nothing of it: no code, no symbols (a function only it defines stays
+  // undefined), no --register-link-binaries line, and host-object kernel
+  // pruning goes on as if the file were not there (measured on sm_75,
+  // sm_80, sm_86 and sm_89 with PTX of any .target; sm_90 and newer link it;
+  // docs/notes/inputs.md §8).
   void read_ptx_file(const std::string &path, std::span<const u8> bytes) {
-    ctx_.all_inputs_have_host_refs = false;
-    ctx_.link_binary_ids.push_back(registration_id_for_path(path));
     std::string_view text(reinterpret_cast<const char *>(bytes.data()), bytes.size());
     text = text.substr(0, text.find('\0'));
+    if (ctx_.arch.sm < 90) {
+      jit_compile_ptx(ctx_, text, "", path);
+      return;
+    }
+    ctx_.all_inputs_have_host_refs = false;
+    ctx_.link_binary_ids.push_back(registration_id_for_path(path));
     add_cubin(path, jit_compile_ptx(ctx_, text, "", path), false);
   }
 

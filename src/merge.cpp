@@ -1141,6 +1141,8 @@ private:
         !(is_function_bank(in_section(s.shndx).name) &&
           lost_copy_of_unbanked_function(in_section(s.shndx).name)))
       sec = map_section(s.shndx);
+    if (!sec && s.shndx != SHN_UNDEF && s.shndx < sec_map_.size() && is_dead_section(s.shndx))
+      reserve_replaced_kernel_bank(s.shndx);
     // (Per-function constant banks: ".nv.constant<N>.<f>"; not sm_100+'s
     // ".nv.constant.user", whose local variables are output symbols.)
     bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
@@ -1171,6 +1173,22 @@ private:
     }
   }
 
+  // sm_75-90: the parameter bank of a replaced weak kernel (template
+  // __global__) keeps this first copy's place, empty until the kept copy's
+  // bank fills it (§15.6). The place is taken where the bank's section would
+  // have been created: at its `_param` symbol (pass 2), so before the banks
+  // of kernels whose `_param` comes later in the input, else at its section
+  // symbol (pass 3).
+  void reserve_replaced_kernel_bank(u32 shndx) {
+    const ElfSection &in = in_section(shndx);
+    if (!in.name.starts_with(".nv.constant0.") || ctx_.arch.is_mercury() || find_section(ctx_, in.name))
+      return;
+    if (auto k = defined_function(in.name.substr(14));
+        k && winner_elsewhere_.count(*k) && !passed_over_copy(*k) &&
+        (obj_.symbols[*k].other & STO_CUDA_ENTRY))
+      create_section(ctx_, in.name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign, in.entsize);
+  }
+
   // Pass 3.
   void merge_section_symbols() {
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
@@ -1183,16 +1201,7 @@ private:
           kind == SectionKind::Note)
         continue;
       if (is_dead_section(s.shndx)) {
-        // sm_75-90: the parameter bank of a replaced weak kernel (template
-        // __global__) keeps this first copy's place, empty until the kept
-        // copy's bank fills it (§15.6).
-        if (in.name.starts_with(".nv.constant0.") && !ctx_.arch.is_mercury() &&
-            !find_section(ctx_, in.name))
-          if (auto k = defined_function(in.name.substr(14));
-              k && winner_elsewhere_.count(*k) && !passed_over_copy(*k) &&
-              (obj_.symbols[*k].other & STO_CUDA_ENTRY))
-            create_section(ctx_, in.name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
-                           in.entsize);
+        reserve_replaced_kernel_bank(s.shndx);
         continue;
       }
       OutputSection *sec = map_section(s.shndx);
@@ -1563,12 +1572,17 @@ private:
       }
       // (Indirect call sites of removed functions go: dead code and kernels
       // pruned by -kernels-used alike.)
+      // A weak function's indirect call sites and their targets come only
+      // from the copies that held the definition when their input was merged
+      // (as its edges): a later copy that lost adds none.
       case 3:
-        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a))
+        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a) &&
+            weak_copy_held(ctx_, obj_, obj_.symbols[a]))
           out.indirect_calls.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
         break;
       case 4:
-        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a))
+        if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a) &&
+            weak_copy_held(ctx_, obj_, obj_.symbols[a]))
           out.indirect_targets.emplace_back(mapped_symbol(a), mapped_symbol(static_cast<u32>(b)));
         break;
       default:

@@ -606,8 +606,11 @@ private:
                                        spec.long_name));
     s.given = true;
     s.value = value;
-    if (spec.kind == Kind::Bool)
+    if (spec.kind == Kind::Bool) {
       o_.*spec.flag = value == "true";
+      if (spec.flag == &Options::device_stack_protector)
+        o_.device_stack_protector_given = true;
+    }
     else
       o_.*spec.text = std::move(value);
   }

@@ -214,6 +214,13 @@ std::vector<std::string> ptxas_arguments(const Context &ctx, std::string_view en
     args.push_back("-maxrregcount");
     args.push_back(ctx.opts.maxrregcount);
   }
+  // nvlink's own -device-stack-protector=<v> reaches its in-process ptxas
+  // (recorded as "-device-stack-protector <v>" in the JIT cubin's tkinfo
+  // note) after the -Xptxas options: a different -Xptxas value gives
+  // ptxas's "incompatible redefinition" warning and nvlink's value wins.
+  if (ctx.opts.device_stack_protector_given)
+    args.push_back(std::string("--device-stack-protector=") +
+                   (ctx.opts.device_stack_protector ? "true" : "false"));
   return args;
 }
 

@@ -68,6 +68,7 @@ struct Options {
   bool suppress_stack_size_warning = false;
   bool suppress_debug_info = false;
   bool device_stack_protector = false;
+  bool device_stack_protector_given = false; // -device-stack-protector given (true or false)
   bool extra_warnings = false;  // -extrawarn
   bool report_arch = false;     // -report-arch
   bool warning_as_error = false; // -Werror

@@ -631,6 +631,30 @@ TEST(PtxJit, ArgumentsFollowNvlink) {
                                       "-maxrregcount", "32"}));
 }
 
+TEST(PtxJit, DeviceStackProtectorIsPassedLast) {
+  // nvlink's -device-stack-protector value reaches ptxas after -Xptxas (so
+  // it wins over a -Xptxas value, with ptxas's redefinition warning).
+  for (std::string v : {"true", "false"}) {
+    std::ostringstream err;
+    Diagnostics diag(err);
+    Options opts = parse_command_line({"nvlink", "-arch=sm_90", "-device-stack-protector=" + v, "-Xptxas",
+                                       "--device-stack-protector=true", "x.ptx", "-o", "o"},
+                                      diag);
+    Context ctx(opts, diag);
+    ctx.arch = *opts.arch;
+    EXPECT_EQ(ptxas_arguments(ctx, ""),
+              (std::vector<std::string>{"-arch", "sm_90", "-m64", "-c", "--device-stack-protector=true",
+                                        "--device-stack-protector=" + v}));
+  }
+  // Not given: nothing is passed.
+  std::ostringstream err;
+  Diagnostics diag(err);
+  Options opts = parse_command_line({"nvlink", "-arch=sm_90", "x.ptx", "-o", "o"}, diag);
+  Context ctx(opts, diag);
+  ctx.arch = *opts.arch;
+  EXPECT_EQ(ptxas_arguments(ctx, ""), (std::vector<std::string>{"-arch", "sm_90", "-m64", "-c"}));
+}
+
 TEST(PtxJit, MissingPtxasIsAClearFatalError) {
   ScratchDir dir;
   write_file("k.ptx", ".version 9.0\n.target sm_90\n.address_size 64\n"
@@ -661,6 +685,24 @@ TEST(PtxJit, CompilesPtxFilesWithPtxas) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.messages.find("ptxas application ptx input, line 6; error"), std::string::npos) << r.messages;
   EXPECT_NE(r.messages.find("nvlink fatal   : elfLink fatbinary error\n"), std::string::npos);
+  // Before sm_90 a PTX file is compiled (its errors are fatal) but adds
+  // nothing to the link: no input, no registration id, no end to pruning.
+  write_file("k80.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n"
+                        ".visible .entry k()\n{\n ret;\n}\n");
+  for (const char *arch : {"-arch=sm_75", "-arch=sm_80", "-arch=sm_89"}) {
+    r = run_read({arch, "k80.ptx", "-o", "o.cubin"});
+    EXPECT_EQ(r.status, 0) << arch << r.messages;
+    EXPECT_TRUE(r.inputs.empty()) << arch;
+    EXPECT_TRUE(r.ids.empty()) << arch;
+  }
+  r = run_read({"-arch=sm_90", "k80.ptx", "-o", "o.cubin"});
+  EXPECT_EQ(r.inputs, std::vector<std::string>{"k80.ptx"});
+  EXPECT_EQ(r.ids.size(), 1u);
+  write_file("bad80.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n"
+                          ".visible .entry k()\n{\n bogus.instr;\n}\n");
+  r = run_read({"-arch=sm_80", "bad80.ptx", "-o", "o.cubin"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.messages.find("nvlink fatal   : elfLink fatbinary error\n"), std::string::npos) << r.messages;
   ::unsetenv("TMPDIR");
   // The private temporary directories are gone.
   for (const auto &e : fs::directory_iterator(dir.path()))

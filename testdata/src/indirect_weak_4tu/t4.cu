@@ -1,0 +1,7 @@
+#include "h.h"
+__device__ float op4(float x) { return x * 4; }
+__global__ void k4(float *o, int n) {
+  Base *b = (n & 1) ? new D1 : new Base;
+  o[0] = call_fp(op_table[n & 3], o[1]) + call_v(b, o[2]) + tcall<unary_fn>(op4, o[3]);
+  delete b;
+}
