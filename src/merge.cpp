@@ -1591,12 +1591,12 @@ private:
   void merge_callgraph(const ElfSection &in) {
     OutputModel &out = ctx_.out;
     const ElfSection &strtab = obj_.elf.sections.at(obj_.elf.find_section(".strtab").value_or(0));
-    int block = 0;
+    i64 block = 0;
     for (size_t k = 0; k + 8 <= in.data.size(); k += 8) {
       u32 a = read_le<u32>(in.data.data() + k);
       i32 b = read_le<i32>(in.data.data() + k + 4);
       if (a == 0 && b < 0) {
-        block = -b;
+        block = -i64{b}; // (i64: a marker of INT_MIN must not overflow)
         continue;
       }
       switch (block) {
@@ -1696,7 +1696,7 @@ void collect_prototype_strings(Context &ctx) {
       if ((!callgraph && sec.type != SHT_CUDA_PROTOTYPE) || sec.link >= obj->elf.sections.size())
         continue;
       const ElfSection &strtab = obj->elf.sections[obj->elf.sections[sec.link].link];
-      int block = 0;
+      i64 block = 0;
       for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
         u32 a = read_le<u32>(sec.data.data() + k);
         i32 b = read_le<i32>(sec.data.data() + k + 4);
@@ -1705,7 +1705,7 @@ void collect_prototype_strings(Context &ctx) {
           continue;
         }
         if (a == 0 && b < 0)
-          block = -b;
+          block = -i64{b}; // (i64: a marker of INT_MIN must not overflow)
         else if (block == 2 || block == 3)
           intern(string_at(strtab, static_cast<u32>(b)));
       }
