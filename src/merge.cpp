@@ -1076,7 +1076,7 @@ private:
         out->other = s.other;
         out->size = s.size;
         out->first_referenced_in = &obj_;
-      } else if (s.type() == STT_CUDA_VARIABLE && out->size && s.size && out->size != s.size &&
+      } else if ((s.type() == STT_CUDA_VARIABLE || s.type() == STT_OBJECT) && out->size && s.size && out->size != s.size &&
                  !(common && out->common)) {
         ctx_.diag.error(fmt::format("Size doesn't match for '{}' in '{}', first specified in '{}'",
                                     s.name, obj_.name, out->first_referenced_in->name));

@@ -269,3 +269,30 @@ TEST_F(CorruptSymbol, CallgraphBlockMarkerIntMin) {
     EXPECT_FALSE(fs::exists(dir_ / "out.cubin"));
   }
 }
+
+// nvlink compares the sizes of every object symbol across inputs, not only of
+// CUDA variables: an undefined weak __UDT_OFFSET (STT_OBJECT, 8 bytes) given
+// another size in one input is "Size doesn't match" (measured with nvlink on
+// the corrupted job).
+TEST(CorruptSizes, ObjectSymbolSizeMismatch) {
+  const fs::path job = fs::path(DLINK_TESTDATA) / "golden" / "device_vars" / "sm_90";
+  const fs::path dir = fs::temp_directory_path() / ("dlink_sizes_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(job / "vars.cubin", dir / "vars.cubin");
+  std::vector<u8> bytes = read_bytes(job / "kernel.cubin");
+  SymbolField f = find_symbol(bytes, [](const ElfFile &, const ElfSymbol &s) {
+    return s.name == "__UDT_OFFSET";
+  });
+  ASSERT_EQ(f.sym.type(), STT_OBJECT);
+  write_le<u64>(bytes.data() + f.offset + 16, 16);
+  write_bytes(dir / "kernel.cubin", bytes);
+  test::LinkRun r = test::run_link({"nvlink", "-arch=sm_90", (dir / "vars.cubin").string(),
+                                    (dir / "kernel.cubin").string(), "-o",
+                                    (dir / "out.cubin").string()});
+  EXPECT_EQ(r.status, 1) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("Size doesn't match for '__UDT_OFFSET'"), std::string::npos)
+      << r.diagnostics;
+  EXPECT_FALSE(fs::exists(dir / "out.cubin"));
+  fs::remove_all(dir);
+}
