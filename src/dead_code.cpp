@@ -102,12 +102,12 @@ void find_live_functions(Context &ctx) {
                           : std::string_view();
     };
     const ElfSection &sec = obj->elf.sections[*cg];
-    int block = 0;
+    i64 block = 0;
     for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
       u32 a = read_le<u32>(sec.data.data() + k);
       i32 b = read_le<i32>(sec.data.data() + k + 4);
       if (a == 0 && b < 0) {
-        block = -b;
+        block = -i64{b}; // (i64: a marker of INT_MIN must not overflow)
         continue;
       }
       if (a == 0 || a >= obj->symbols.size())

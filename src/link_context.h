@@ -121,6 +121,14 @@ struct OutputSymbol {
   // the symbol does not reach the output (measured whatever the name;
   // docs/notes/relocations.md). Other undefined locals are not resolved so.
   bool internal_undefined_object = false;
+  // A `.common` variable (st_shndx SHN_COMMON): `common` while every
+  // definition seen so far is common (the largest size wins);
+  // `common_pending` until its space is allocated in .nv.global after the
+  // merge (merge.cpp allocate_common_symbols), `common_align` being the
+  // alignment of its first occurrence.
+  bool common = false;
+  bool common_pending = false;
+  u64 common_align = 0;
   bool removed = false;
   const InputObject *defined_in = nullptr;
   const InputObject *first_referenced_in = nullptr;
@@ -254,6 +262,8 @@ struct OutputSection {
 // The output ELF under construction.
 struct OutputModel {
   std::vector<OutputSection *> sections; // creation order
+  // `.common` variables in the order they were first seen as common.
+  std::vector<OutputSymbol *> common_symbols;
   std::vector<OutputSymbol *> locals;    // section and local symbols, creation order
   std::vector<OutputSymbol *> globals;   // creation order
   std::unordered_map<std::string_view, OutputSection *> section_by_name;

@@ -975,11 +975,20 @@ private:
         multiple_definition_ = true;
         continue;
       }
-      OutputSection *text = map_function_sections(s, filter);
+      OutputSection *text = code_section_of(s, filter);
       define(out, s, text, sec_off_[s.shndx]);
       out->non_root_entry = is_non_root_kernel(filter, s);
       text->func = out;
     }
+  }
+
+  // The output code section of a live function (validate.cpp checked that
+  // the input section is code; one the merge does not map is corrupt too).
+  OutputSection *code_section_of(const ElfSymbol &s, const KernelFilter &filter) {
+    OutputSection *text = map_function_sections(s, filter);
+    if (!text || text->kind != SectionKind::Text)
+      throw InputError(fmt::format("function '{}' is not in a code section", s.name));
+    return text;
   }
 
   void merge_local_function(u32 i, const ElfSymbol &s, const KernelFilter &filter) {
@@ -987,7 +996,7 @@ private:
     sym_map_[i] = out;
     if (s.shndx == SHN_UNDEF)
       return;
-    OutputSection *text = map_function_sections(s, filter);
+    OutputSection *text = code_section_of(s, filter);
     define(out, s, text, sec_off_[s.shndx]);
     out->non_root_entry = is_non_root_kernel(filter, s);
     text->func = out;
@@ -1054,9 +1063,11 @@ private:
         continue;
       }
       OutputSymbol *out = find_global(ctx_, s.name);
+      const bool common = s.shndx == SHN_COMMON;
+      bool size_mismatch = false;
       if (!out) {
         // A weak variable's section exists before its (local-array) symbol.
-        bool weak_definition = s.bind() == STB_WEAK && s.shndx != SHN_UNDEF;
+        bool weak_definition = s.bind() == STB_WEAK && s.shndx != SHN_UNDEF && !common;
         if (weak_definition)
           map_section(s.shndx);
         out = create_global(ctx_, s.name, weak_definition);
@@ -1065,14 +1076,32 @@ private:
         out->other = s.other;
         out->size = s.size;
         out->first_referenced_in = &obj_;
-      } else if (s.type() == STT_CUDA_VARIABLE && out->size && s.size && out->size != s.size) {
+      } else if ((s.type() == STT_CUDA_VARIABLE || s.type() == STT_OBJECT) && out->size && s.size && out->size != s.size &&
+                 !(common && out->common)) {
         ctx_.diag.error(fmt::format("Size doesn't match for '{}' in '{}', first specified in '{}'",
                                     s.name, obj_.name, out->first_referenced_in->name));
         multiple_definition_ = true;
+        size_mismatch = true;
       }
       sym_map_[i] = out;
       if (s.shndx == SHN_UNDEF)
         continue;
+      if (common) {
+        merge_common_symbol(out, s);
+        continue;
+      }
+      if (out->common_pending) {
+        // A definition after `.common` ones (measured): one of another size
+        // is only the size error; one in uninitialised data is ignored (its
+        // bytes stay in the section, the common space is still allocated,
+        // and a later `.common` is a multiple definition); one in
+        // initialised data defines the symbol.
+        out->common = false;
+        if (size_mismatch || map_section(s.shndx) == nullptr ||
+            !map_section(s.shndx)->has_file_data())
+          continue;
+        out->common_pending = false;
+      }
       if (out->defined()) {
         if (s.bind() == STB_WEAK || out->bind == STB_WEAK) {
           // The first definition of a weak variable stays. This copy's bytes
@@ -1093,6 +1122,39 @@ private:
         sec->shared_vars.push_back(out);
       }
     }
+  }
+
+  // A `.common` variable (st_shndx SHN_COMMON, st_value its alignment):
+  // nvlink keeps the largest size of all its `.common` occurrences and the
+  // alignment of the first, then allocates it at the end of .nv.global once
+  // every input is merged (allocate_common_symbols).
+  void merge_common_symbol(OutputSymbol *out, const ElfSymbol &s) {
+    if (out->common) {
+      if (s.size > out->size) {
+        out->size = s.size;
+        out->first_referenced_in = &obj_; // "first specified in" the larger one
+      }
+      return;
+    }
+    // (After a definition in initialised data a `.common` is ignored, after
+    // one in uninitialised data it is a multiple definition: measured.)
+    if (out->defined() && out->section->has_file_data())
+      return;
+    if (out->defined() || out->common_pending) {
+      ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
+                                  s.name, obj_.name, out->defined_in->name));
+      multiple_definition_ = true;
+      return;
+    }
+    out->common = out->common_pending = true;
+    ctx_.out.common_symbols.push_back(out);
+    out->common_align = std::max<u64>(s.value, 1);
+    out->size = s.size;
+    out->other = s.other;
+    out->type = s.type();
+    out->bind = s.bind();
+    out->defined_in = &obj_;
+    out->def_order = (u64(obj_.index) << 32) | static_cast<u64>(&s - obj_.symbols.data());
   }
 
   // `extern __shared__` arrays all live in the dynamic shared memory after a
@@ -1356,10 +1418,9 @@ private:
   void merge_module_info(const ElfSection &in) {
     OutputSection *info = find_section(ctx_, ".nv.info");
     for (const EiRecord &r : parse_eiattrs(in.data)) {
-      InfoRecord rec = convert_record(r);
       if (names_dead_function(r))
         continue;
-      info->records.push_back(std::move(rec));
+      info->records.push_back(convert_record(r));
     }
   }
 
@@ -1541,12 +1602,12 @@ private:
   void merge_callgraph(const ElfSection &in) {
     OutputModel &out = ctx_.out;
     const ElfSection &strtab = obj_.elf.sections.at(obj_.elf.find_section(".strtab").value_or(0));
-    int block = 0;
+    i64 block = 0;
     for (size_t k = 0; k + 8 <= in.data.size(); k += 8) {
       u32 a = read_le<u32>(in.data.data() + k);
       i32 b = read_le<i32>(in.data.data() + k + 4);
       if (a == 0 && b < 0) {
-        block = -b;
+        block = -i64{b}; // (i64: a marker of INT_MIN must not overflow)
         continue;
       }
       switch (block) {
@@ -1651,7 +1712,7 @@ void collect_prototype_strings(Context &ctx) {
       if ((!callgraph && sec.type != SHT_CUDA_PROTOTYPE) || sec.link >= obj->elf.sections.size())
         continue;
       const ElfSection &strtab = obj->elf.sections[obj->elf.sections[sec.link].link];
-      int block = 0;
+      i64 block = 0;
       for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
         u32 a = read_le<u32>(sec.data.data() + k);
         i32 b = read_le<i32>(sec.data.data() + k + 4);
@@ -1660,7 +1721,7 @@ void collect_prototype_strings(Context &ctx) {
           continue;
         }
         if (a == 0 && b < 0)
-          block = -b;
+          block = -i64{b}; // (i64: a marker of INT_MIN must not overflow)
         else if (block == 2 || block == 3)
           intern(string_at(strtab, static_cast<u32>(b)));
       }
@@ -1734,6 +1795,29 @@ static bool line_table_relocs(const Context &ctx, const OutputSection &sec) {
          (sec.target->name == ".debug_line" || sec.target->name == ".nv_debug_line_sass");
 }
 
+// `.common` variables get their space at the end of .nv.global (created
+// there if no input has one), the one most recently first seen as common
+// first, each
+// aligned to its first occurrence's alignment (measured: section alignment
+// max(section, symbol), symbol offset aligned up from the section's size).
+static void allocate_common_symbols(Context &ctx) {
+  for (auto it = ctx.out.common_symbols.rbegin(); it != ctx.out.common_symbols.rend(); ++it) {
+    OutputSymbol *sym = *it;
+    if (!sym->common_pending)
+      continue;
+    sym->common_pending = false;
+    sym->common = false;
+    OutputSection *sec = find_section(ctx, ".nv.global");
+    if (!sec)
+      sec = create_section(ctx, ".nv.global", SHT_CUDA_GLOBAL, SHF_WRITE | SHF_ALLOC, sym->common_align, 0);
+    sec->align = std::max(sec->align, sym->common_align);
+    u64 offset = align_to(sec->size, sym->common_align);
+    sec->size = offset + sym->size;
+    sym->section = sec;
+    sym->value = offset;
+  }
+}
+
 void merge_inputs(Context &ctx) {
   for (InputObject *obj : ctx.inputs) {
     try {
@@ -1767,6 +1851,7 @@ void merge_inputs(Context &ctx) {
     if (merger.multiple_definition_)
       ctx.diag.fatal("merge_elf failed");
   }
+  allocate_common_symbols(ctx);
   // Relocations and per-function records are kept in nvlink's list order:
   // each new entry goes to the front.
   for (OutputSection *sec : ctx.out.sections) {

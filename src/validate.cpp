@@ -21,6 +21,42 @@ bool is_reloc(u32 type) {
 
 bool is_symtab(u32 type) { return type == SHT_SYMTAB || type == SHT_CUDA_MERC_SYMTAB; }
 
+bool is_variable(const ElfSymbol &sym) {
+  return sym.type() == STT_OBJECT || sym.type() == STT_CUDA_VARIABLE;
+}
+
+// One symbol of a symbol table: its section index (a real section, or
+// SHN_UNDEF, or SHN_COMMON for a global variable), a function in code, and
+// its value and size inside its section. `main` is .symtab (the Mercury
+// table of sm_100+ inputs describes the capsule sections and is only checked
+// for its section indices).
+void check_symbol(const ElfFile &elf, const ElfSymbol &sym, bool main) {
+  const size_t nsec = elf.sections.size();
+  if (sym.shndx == SHN_UNDEF)
+    return;
+  if (sym.shndx >= 0xff00) {
+    if (sym.shndx == SHN_COMMON && is_variable(sym) && sym.bind() != STB_LOCAL &&
+        !sym.is_shared_variable() && sym.value <= 4096 && !(sym.value & (sym.value - 1)))
+      return; // `.common`: st_value is the alignment
+    corrupt(fmt::format("symbol '{}' has the reserved section index 0x{:x}", sym.name, sym.shndx));
+  }
+  if (sym.shndx >= nsec)
+    corrupt(fmt::format("symbol '{}' refers to a missing section", sym.name));
+  if (!main || sym.type() == STT_SECTION)
+    return;
+  const ElfSection &sec = elf.sections[sym.shndx];
+  if (sym.type() == STT_FUNC &&
+      (!(sec.flags & SHF_EXECINSTR) || (sec.flags & 0x10000000u) || sec.type != SHT_PROGBITS))
+    corrupt(fmt::format("function '{}' is not in a code section", sym.name));
+  // Shared variables: st_value is the alignment until the link lays them out
+  // (the reserved shared window: the offset of a variable in it).
+  if (sym.is_shared_variable() || sec.type == SHT_CUDA_SHARED || sec.type == SHT_CUDA_SHARED_RESERVED)
+    return;
+  if (sym.value > sec.size || sym.size > sec.size - sym.value)
+    corrupt(fmt::format("symbol '{}' (value 0x{:x}, size 0x{:x}) lies outside section {}", sym.name,
+                        sym.value, sym.size, sym.shndx));
+}
+
 } // namespace
 
 void validate_cubin(const InputObject &obj) {
@@ -35,10 +71,9 @@ void validate_cubin(const InputObject &obj) {
     if (s.link >= nsec)
       corrupt(fmt::format("section {} links to a missing section", i));
     if (is_symtab(s.type)) {
-      read_symbols(elf, s); // checks entry size and names
-      for (const ElfSymbol &sym : read_symbols(elf, s))
-        if (sym.shndx >= nsec && sym.shndx < 0xff00)
-          corrupt(fmt::format("symbol '{}' refers to a missing section", sym.name));
+      std::vector<ElfSymbol> syms = read_symbols(elf, s); // checks entry size and names
+      for (size_t k = 1; k < syms.size(); k++)
+        check_symbol(elf, syms[k], s.type == SHT_SYMTAB);
     }
     if (is_reloc(s.type)) {
       if (s.info == 0 || s.info >= nsec)
@@ -63,7 +98,8 @@ void validate_cubin(const InputObject &obj) {
         bool names_symbol = rec.format == EIFMT_SVAL && rec.payload.size() >= 4 &&
                             (rec.attr == EIATTR_REGCOUNT || rec.attr == EIATTR_FRAME_SIZE ||
                              rec.attr == EIATTR_MAX_STACK_SIZE || rec.attr == EIATTR_PARAM_CBANK ||
-                             rec.attr == EIATTR_MIN_STACK_SIZE || rec.attr == EIATTR_CRS_STACK_SIZE);
+                             rec.attr == EIATTR_MIN_STACK_SIZE || rec.attr == EIATTR_CRS_STACK_SIZE ||
+                             rec.attr == EIATTR_SAMPLER_INIT);
         if (s.type == SHT_CUDA_INFO && names_symbol && rec.payload_u32(0) >= nsym)
           corrupt(fmt::format("{} names a missing symbol", eiattr_name(rec.attr)));
         if (s.type == SHT_CUDA_INFO && rec.attr == EIATTR_EXTERNS)
@@ -76,12 +112,12 @@ void validate_cubin(const InputObject &obj) {
       if (s.link == 0 || !is_symtab(elf.sections[s.link].type))
         corrupt(fmt::format("section {} has no symbol table", i));
       const ElfSection &strtab = elf.sections[elf.sections[s.link].link];
-      int block = 0;
+      i64 block = 0;
       for (size_t k = 0; k + 8 <= s.data.size(); k += 8) {
         u32 a = read_le<u32>(s.data.data() + k);
         i32 b = read_le<i32>(s.data.data() + k + 4);
         if (s.type == SHT_CUDA_CALLGRAPH && a == 0 && b < 0) {
-          block = -b;
+          block = -i64{b}; // (i64: INT_MIN must not overflow)
           continue;
         }
         if (a >= nsym)

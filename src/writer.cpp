@@ -541,11 +541,19 @@ void write_output(Context &ctx) {
   for (std::string_view s : out.strtab_late_names)
     strtab.add(s);
 
-  // Metadata contents.
+  // Metadata contents. (An EIATTR_EXTERNS entry of an input naming a symbol
+  // the link has no output symbol for reaches here only from a corrupt
+  // input: refused rather than written with a made-up index.)
   for (OutputSection *sec : order)
     if (sec->kind == SectionKind::ModuleInfo || sec->kind == SectionKind::FunctionInfo ||
-        (sec->merc && sec->type == SHT_CUDA_MERC_INFO))
+        (sec->merc && sec->type == SHT_CUDA_MERC_INFO)) {
+      for (const InfoRecord &r : sec->records)
+        if (std::find(r.syms.begin(), r.syms.end(), nullptr) != r.syms.end())
+          ctx.diag.fatal(fmt::format("Corrupt input file: a {} record in {} names a symbol that is "
+                                     "not linked",
+                                     eiattr_name(r.attr), sec->name));
       encode_records(sec, sec->merc);
+    }
   for (OutputSection *sec : order) {
     if (sec->shares_twin_bytes && sec->twin)
       sec->data = sec->twin->data;

@@ -129,7 +129,8 @@ private:
       // other variables their place in the merged data (measured).
       bool reserved_shared = out->section && out->section->kind == SectionKind::SharedReserved;
       out->merc.value = m.type() == STT_FUNC ? m.value : reserved_shared ? 0 : out->value;
-      out->merc.size = m.size;
+      // (A `.common` variable: the largest size of all inputs, as in .symtab.)
+      out->merc.size = m.shndx == SHN_COMMON ? out->size : m.size;
     }
   }
 

@@ -5,11 +5,14 @@
 // exception or a partial output file.
 #include "link_runner.h"
 
+#include "dlink/elf.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -158,4 +161,157 @@ TEST_F(LinkPipeline, UnopenableSideFilesAreFatalAndLeaveNoOutput) {
     EXPECT_EQ(err, c.message);
     EXPECT_FALSE(fs::exists(dir_ / "out.cubin")) << c.extra[0];
   }
+}
+
+// Field-level corruptions found by mutation (tools/mutate-cubins), each one
+// crashed the merge or the writer before the input validation covered it.
+// They end in "Corrupt input file" and leave no output.
+namespace {
+
+struct SymbolField {
+  size_t offset = 0; // file offset of the symbol-table entry
+  ElfSymbol sym;
+};
+
+// The first symbol of `victim` accepted by `pick`, with its entry's offset.
+SymbolField find_symbol(const std::vector<u8> &bytes,
+                        const std::function<bool(const ElfFile &, const ElfSymbol &)> &pick) {
+  ElfFile elf = read_elf(bytes);
+  for (const ElfSection &sec : elf.sections) {
+    if (sec.type != SHT_SYMTAB)
+      continue;
+    std::vector<ElfSymbol> syms = read_symbols(elf, sec);
+    for (size_t k = 1; k < syms.size(); k++)
+      if (pick(elf, syms[k]))
+        return {static_cast<size_t>(sec.offset + 24 * k), syms[k]};
+  }
+  ADD_FAILURE() << "no such symbol";
+  return {};
+}
+
+} // namespace
+
+class CorruptSymbol : public LinkPipeline {
+protected:
+  // Applies `edit` to `victim`, links, and expects a corrupt-input fatal
+  // naming `what`, and no output file.
+  void expect_corrupt(const std::function<void(std::vector<u8> &)> &edit, const std::string &what,
+                      const std::string &victim = "util.cubin") {
+    std::vector<u8> bytes = read_bytes(kJob / victim);
+    edit(bytes);
+    write_bytes(dir_ / victim, bytes);
+    std::string err;
+    EXPECT_EQ(run(err), 1) << err;
+    EXPECT_NE(err.find("Corrupt input file '"), std::string::npos) << err;
+    EXPECT_NE(err.find(victim + "'"), std::string::npos) << err;
+    EXPECT_NE(err.find(what), std::string::npos) << err;
+    EXPECT_FALSE(fs::exists(dir_ / "out.cubin"));
+  }
+
+  static bool defined_function(const ElfFile &, const ElfSymbol &s) {
+    return s.type() == STT_FUNC && s.shndx != SHN_UNDEF;
+  }
+  static bool defined_variable(const ElfFile &elf, const ElfSymbol &s) {
+    return (s.type() == STT_OBJECT || s.type() == STT_CUDA_VARIABLE) && s.shndx != SHN_UNDEF &&
+           s.shndx < elf.sections.size() && !s.is_shared_variable();
+  }
+};
+
+TEST_F(CorruptSymbol, ReservedSectionIndexOfAFunction) {
+  expect_corrupt(
+      [](std::vector<u8> &b) {
+        SymbolField f = find_symbol(b, defined_function);
+        write_le<u16>(b.data() + f.offset + 6, 0xfffe);
+      },
+      "reserved section index 0xfffe");
+}
+
+TEST_F(CorruptSymbol, ReservedSectionIndexOfAVariable) {
+  expect_corrupt(
+      [](std::vector<u8> &b) {
+        SymbolField f = find_symbol(b, defined_variable);
+        write_le<u16>(b.data() + f.offset + 6, SHN_ABS);
+      },
+      "reserved section index 0xfff1", "data.cubin");
+}
+
+TEST_F(CorruptSymbol, FunctionOutsideCode) {
+  expect_corrupt(
+      [](std::vector<u8> &b) {
+        ElfFile elf = read_elf(b);
+        SymbolField fn = find_symbol(b, defined_function);
+        u16 data_section = 0;
+        for (u16 k = 1; k < elf.sections.size() && !data_section; k++)
+          if (elf.sections[k].type == SHT_PROGBITS && !(elf.sections[k].flags & SHF_EXECINSTR))
+            data_section = k;
+        write_le<u16>(b.data() + fn.offset + 6, data_section);
+      },
+      "is not in a code section");
+}
+
+TEST_F(CorruptSymbol, HugeValueOfAVariable) {
+  expect_corrupt(
+      [](std::vector<u8> &b) {
+        SymbolField f = find_symbol(b, defined_variable);
+        write_le<u64>(b.data() + f.offset + 8, 0x7fffffffffffffffull);
+      },
+      "lies outside section", "data.cubin");
+}
+
+TEST_F(CorruptSymbol, HugeSizeOfAFunction) {
+  expect_corrupt(
+      [](std::vector<u8> &b) {
+        SymbolField f = find_symbol(b, defined_function);
+        write_le<u64>(b.data() + f.offset + 16, ~0ull);
+      },
+      "lies outside section");
+}
+
+// A call-graph block marker of INT_MIN (`block = -b` overflowed; the UBSan
+// build, -DDLINK_SANITIZE=ON, reports it).
+TEST_F(CorruptSymbol, CallgraphBlockMarkerIntMin) {
+  std::vector<u8> bytes = read_bytes(kJob / "util.cubin");
+  ElfFile elf = read_elf(bytes);
+  bool patched = false;
+  for (const ElfSection &sec : elf.sections)
+    if (sec.type == SHT_CUDA_CALLGRAPH && sec.size >= 8) {
+      write_le<u32>(bytes.data() + sec.offset, 0);
+      write_le<u32>(bytes.data() + sec.offset + 4, 0x80000000u);
+      patched = true;
+    }
+  ASSERT_TRUE(patched);
+  write_bytes(dir_ / "util.cubin", bytes);
+  std::string err;
+  int status = run(err);
+  EXPECT_TRUE(status == 0 || status == 1) << err;
+  if (status != 0) {
+    EXPECT_FALSE(fs::exists(dir_ / "out.cubin"));
+  }
+}
+
+// nvlink compares the sizes of every object symbol across inputs, not only of
+// CUDA variables: an undefined weak __UDT_OFFSET (STT_OBJECT, 8 bytes) given
+// another size in one input is "Size doesn't match" (measured with nvlink on
+// the corrupted job).
+TEST(CorruptSizes, ObjectSymbolSizeMismatch) {
+  const fs::path job = fs::path(DLINK_TESTDATA) / "golden" / "device_vars" / "sm_90";
+  const fs::path dir = fs::temp_directory_path() / ("dlink_sizes_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(job / "vars.cubin", dir / "vars.cubin");
+  std::vector<u8> bytes = read_bytes(job / "kernel.cubin");
+  SymbolField f = find_symbol(bytes, [](const ElfFile &, const ElfSymbol &s) {
+    return s.name == "__UDT_OFFSET";
+  });
+  ASSERT_EQ(f.sym.type(), STT_OBJECT);
+  write_le<u64>(bytes.data() + f.offset + 16, 16);
+  write_bytes(dir / "kernel.cubin", bytes);
+  test::LinkRun r = test::run_link({"nvlink", "-arch=sm_90", (dir / "vars.cubin").string(),
+                                    (dir / "kernel.cubin").string(), "-o",
+                                    (dir / "out.cubin").string()});
+  EXPECT_EQ(r.status, 1) << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("Size doesn't match for '__UDT_OFFSET'"), std::string::npos)
+      << r.diagnostics;
+  EXPECT_FALSE(fs::exists(dir / "out.cubin"));
+  fs::remove_all(dir);
 }
