@@ -87,14 +87,18 @@ int finish(Context &ctx) {
   return ctx.diag.exit_code();
 }
 
-// After merge errors nvlink still lays memory out and computes the
-// resources, so -v reports them; no output is written.
+// After undefined references nvlink still lays memory out and computes the
+// resources (with their warnings and errors: stack sizes, too much constant
+// or shared data), then reports the references; -v reports the resources.
+// No output is written.
 int finish_after_errors(Context &ctx) {
   std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
-  if (ctx.opts.verbose) {
+  if (ctx.opts.verbose || !ctx.out.undefined_errors.empty()) {
     layout_memory(ctx);
     build_nv_info(ctx);
   }
+  for (const std::string &e : ctx.out.undefined_errors)
+    ctx.diag.error(e);
   ctx.diag.stream() << callgraph;
   if (ctx.opts.verbose)
     report_resources(ctx);
@@ -112,8 +116,8 @@ int run_link(Context &ctx) {
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
   merge_inputs(ctx);         // sections, symbols, relocations, metadata merged
-  resolve_undefined(ctx);    // undefined references reported; symbol set frozen
-  if (!checkpoint(ctx))
+  resolve_undefined(ctx);    // undefined references found; symbol set frozen
+  if (!checkpoint(ctx) || !ctx.out.undefined_errors.empty())
     return finish_after_errors(ctx);
 
   layout_memory(ctx);        // shared/constant/global offsets fixed

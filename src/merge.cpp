@@ -1041,6 +1041,7 @@ private:
         OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size);
         if (!sym->def_order) // where first seen, until defined
           sym->def_order = (u64(obj_.index) << 32) | i;
+        check_shared_declaration(s);
         if (s.shndx != SHN_UNDEF || s.size) {
           sym->extern_shared = false;
           sym->namespace_shared = true;
@@ -1081,8 +1082,10 @@ private:
           dropped_ranges_[s.shndx].emplace_back(s.value, s.value + s.size);
           continue;
         }
+        // (nvlink names the input that first mentioned the variable, an
+        // `extern` declaration included; measured.)
         ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
-                                    s.name, obj_.name, out->defined_in->name));
+                                    s.name, obj_.name, out->first_referenced_in->name));
         multiple_definition_ = true;
         continue;
       }
@@ -1093,6 +1096,39 @@ private:
         sec->shared_vars.push_back(out);
       }
     }
+  }
+
+  // A namespace-scope `__shared__` variable follows the rules of the other
+  // variables (measured): a size that differs from the one first recorded
+  // (an unsized `extern` records none; a definition records its own) is
+  // "Size doesn't match", a second definition is "Multiple definition"
+  // (same size or not), both naming the input that first mentioned the
+  // variable.
+  void check_shared_declaration(const ElfSymbol &s) {
+    auto [it, fresh] = ctx_.out.shared_declarations.try_emplace(std::string(s.name));
+    OutputModel::SharedDeclaration &decl = it->second;
+    bool defines = s.shndx != SHN_UNDEF;
+    if (fresh) {
+      decl.first = &obj_;
+      decl.size = s.size;
+      decl.defined = defines;
+      return;
+    }
+    if (decl.size && s.size && decl.size != s.size) {
+      ctx_.diag.error(fmt::format("Size doesn't match for '{}' in '{}', first specified in '{}'",
+                                  s.name, obj_.name, decl.first->name));
+      multiple_definition_ = true;
+    }
+    if (!defines)
+      return;
+    if (decl.defined) {
+      ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
+                                  s.name, obj_.name, decl.first->name));
+      multiple_definition_ = true;
+      return;
+    }
+    decl.defined = true;
+    decl.size = s.size;
   }
 
   // `extern __shared__` arrays all live in the dynamic shared memory after a
@@ -1791,8 +1827,9 @@ void resolve_undefined(Context &ctx) {
     // header-index slots in the kernels' parameter banks (texture_slots.cpp).
     if (is_bound_texture_type(sym->type))
       continue;
-    ctx.diag.error(fmt::format("Undefined reference to '{}' in '{}'", sym->name,
-                               sym->first_referenced_in ? sym->first_referenced_in->name : ""));
+    ctx.out.undefined_errors.push_back(
+        fmt::format("Undefined reference to '{}' in '{}'", sym->name,
+                    sym->first_referenced_in ? sym->first_referenced_in->name : ""));
   }
 }
 
