@@ -366,6 +366,20 @@ struct OutputModel {
     bool defined = false;
   };
   std::unordered_map<std::string, SharedDeclaration> shared_declarations;
+  // Every global variable as first mentioned (merge.cpp check_variable_kind):
+  // the input, memory-space bits, managed attribute, kind, size, and whether
+  // a definition was seen.
+  struct VariableDeclaration {
+    const InputObject *first = nullptr;
+    u8 space = 0;
+    bool managed = false;
+    bool shared = false;
+    u64 size = 0;
+    bool defined = false;
+  };
+  std::unordered_map<std::string, VariableDeclaration> variable_declarations;
+  // Global function name -> whether its first mention was a kernel.
+  std::unordered_map<std::string, bool> function_is_kernel;
   // Membership of prototypes / address_taken (their first element), for O(1) dedup.
   std::unordered_set<const OutputSymbol *> prototype_syms, address_taken_syms;
 

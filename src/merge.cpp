@@ -18,6 +18,8 @@
 // aligned to its own alignment.
 #include "merge.h"
 
+#include "dlink/demangle.h"
+
 #include "dead_code.h"
 #include "frame_merge.h"
 #include "output_model.h"
@@ -907,6 +909,19 @@ private:
     return true;
   }
 
+  // Every mention of a global function, references included, must agree
+  // with the first on being a kernel (measured; reported before a multiple
+  // definition, with the demangled name).
+  void check_function_kind(const ElfSymbol &s) {
+    bool entry = (s.other & STO_CUDA_ENTRY) != 0;
+    auto [it, fresh] = ctx_.out.function_is_kernel.try_emplace(std::string(s.name), entry);
+    if (fresh || it->second == entry)
+      return;
+    ctx_.diag.error(fmt::format("Function '{}' not declared __global__ in all source files",
+                                demangle(s.name).value_or(std::string(s.name))));
+    multiple_definition_ = true;
+  }
+
   // Pass 1.
   void merge_function_symbols() {
     const KernelFilter filter = kernel_filter(ctx_);
@@ -923,6 +938,8 @@ private:
           create_section(ctx_, shared_name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, 4)
               ->removed = true;
       }
+      if (s.type() == STT_FUNC && s.bind() != STB_LOCAL)
+        check_function_kind(s);
       if (s.type() == STT_FUNC && s.bind() == STB_GLOBAL && s.shndx != SHN_UNDEF &&
           duplicate_of_dead_definition(s, is_live_function(ctx_, obj_, i)))
         continue;
@@ -1033,6 +1050,8 @@ private:
         merge_local_variable(i, s);
         continue;
       }
+      if (s.type() == STT_CUDA_VARIABLE)
+        check_variable_kind(s);
       if (s.is_shared_variable()) {
         // `extern __shared__ x[]` (undefined, no size) is dynamic shared
         // memory; a sized one, or a definition, is a namespace-scope
@@ -1095,6 +1114,47 @@ private:
         out->value = s.value; // the alignment, until layout
         sec->shared_vars.push_back(out);
       }
+    }
+  }
+
+  // Every mention of a global variable must agree with the first on the
+  // memory space and the managed attribute (measured messages, in this
+  // order, then the size and definition checks). Shared variables and the
+  // others are merged apart, so where the two kinds meet the size and the
+  // definitions are checked here: an unsized `extern __shared__` (dynamic
+  // shared memory) counts as a definition then.
+  void check_variable_kind(const ElfSymbol &s) {
+    auto [it, fresh] = ctx_.out.variable_declarations.try_emplace(std::string(s.name));
+    OutputModel::VariableDeclaration &decl = it->second;
+    const bool shared = s.is_shared_variable();
+    const bool defines = s.shndx != SHN_UNDEF;
+    const u8 space = s.other & 0xe0;
+    const bool managed = (s.other & STO_CUDA_MANAGED) != 0;
+    if (fresh) {
+      decl = {&obj_, space, managed, shared, s.size, defines || (shared && !s.size)};
+      return;
+    }
+    auto report = [&](std::string_view what, std::string_view verb) {
+      ctx_.diag.error(fmt::format("{} for '{}' in '{}', first {} in '{}'", what, s.name, obj_.name,
+                                  verb, decl.first->name));
+      multiple_definition_ = true;
+    };
+    if (space != decl.space)
+      report("Memory space doesn't match", "specified");
+    if (managed != decl.managed)
+      report("Managed attribute doesn't match", "specified");
+    if (shared != decl.shared) {
+      if (decl.size && s.size && decl.size != s.size)
+        report("Size doesn't match", "specified");
+      if (defines && decl.defined) {
+        ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
+                                    s.name, obj_.name, decl.first->name));
+        multiple_definition_ = true;
+      }
+    }
+    if (defines && !decl.defined) {
+      decl.defined = true;
+      decl.size = s.size;
     }
   }
 
