@@ -39,6 +39,9 @@ void validate_cubin(const InputObject &obj) {
       for (const ElfSymbol &sym : read_symbols(elf, s))
         if (sym.shndx >= nsec && sym.shndx < 0xff00)
           corrupt(fmt::format("symbol '{}' refers to a missing section", sym.name));
+        else if (sym.shndx == SHN_COMMON) // PTX `.common` variables
+          corrupt(fmt::format("symbol '{}' is a common symbol (PTX .common), which dlink does "
+                              "not link yet", sym.name));
     }
     if (is_reloc(s.type)) {
       if (s.info == 0 || s.info >= nsec)
