@@ -90,14 +90,18 @@ int finish(Context &ctx) {
   return ctx.diag.exit_code();
 }
 
-// After merge errors nvlink still lays memory out and computes the
-// resources, so -v reports them; no output is written.
+// After undefined references nvlink still lays memory out and computes the
+// resources (with their warnings and errors: stack sizes, too much constant
+// or shared data), then reports the references; -v reports the resources.
+// No output is written.
 int finish_after_errors(Context &ctx) {
   std::string callgraph = wants_callgraph_dump(ctx) ? describe_callgraph(ctx) : "";
-  if (ctx.opts.verbose) {
+  if (ctx.opts.verbose || !ctx.out.undefined_errors.empty()) {
     layout_memory(ctx);
     build_nv_info(ctx);
   }
+  for (const std::string &e : ctx.out.undefined_errors)
+    ctx.diag.error(e);
   ctx.diag.stream() << callgraph;
   if (ctx.opts.verbose)
     report_resources(ctx);
@@ -157,8 +161,8 @@ int run_link(Context &ctx) {
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged
-  pass("resolve_undefined", resolve_undefined);            // undefined references reported; symbol set frozen
-  if (!checkpoint(ctx))
+  pass("resolve_undefined", resolve_undefined);            // undefined references found; symbol set frozen
+  if (!checkpoint(ctx) || !ctx.out.undefined_errors.empty())
     return finish_after_errors(ctx);
 
   pass("layout_memory", layout_memory);                    // shared/constant/global offsets fixed

@@ -422,6 +422,8 @@ u64 max_static_shared(const Arch &arch) {
   return arch.sm >= 120 ? 0x18c00 : 0x38c00;
 }
 
+constexpr u64 kMaxUserConstant = 0x10000;
+
 void layout_memory(Context &ctx) {
   if (!ctx.arch.is_mercury())
     merge_function_banks(ctx);
@@ -429,6 +431,13 @@ void layout_memory(Context &ctx) {
   layout_dynamic_shared(ctx);
   std::vector<OutputSection *> all = ctx.out.sections;
   all.insert(all.end(), ctx.out.deferred_sections.begin(), ctx.out.deferred_sections.end());
+  // The __constant__ variables share one 64 KiB bank (every target;
+  // reported after the stack sizes, before the shared-data errors).
+  for (std::string_view bank : {".nv.constant3", ".nv.constant.user"})
+    if (const OutputSection *user = find_section(ctx, bank); user && user->size > kMaxUserConstant)
+      ctx.out.late_errors.push_back(fmt::format(
+          "File uses too much global constant data (0x{:x} bytes, 0x{:x} max)", user->size,
+          kMaxUserConstant));
   for (OutputSection *sec : all) {
     switch (sec->kind) {
     case SectionKind::Shared:

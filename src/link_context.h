@@ -395,10 +395,36 @@ struct OutputModel {
   // Errors found during layout that nvlink reports after the .nv.info pass
   // (its stack-size warnings come first).
   std::vector<std::string> late_errors;
+  // Undefined references (resolve_undefined): nvlink reports them after
+  // the .nv.info pass and its messages, before -dump-callgraph and -v.
+  std::vector<std::string> undefined_errors;
   // Every strong global function definition seen so far, dead code included
   // (a duplicate definition is an error even when nothing calls it): the
   // defining input and whether that copy was live.
   std::unordered_map<std::string, std::pair<const InputObject *, bool>> strong_function_defs;
+  // Namespace-scope shared variables as nvlink's symbol checks see them
+  // (merge.cpp check_shared_declaration): the input that first mentioned
+  // the variable, the size recorded, whether a definition was seen.
+  struct SharedDeclaration {
+    const InputObject *first = nullptr;
+    u64 size = 0;
+    bool defined = false;
+  };
+  std::unordered_map<std::string, SharedDeclaration> shared_declarations;
+  // Every global variable as first mentioned (merge.cpp check_variable_kind):
+  // the input, memory-space bits, managed attribute, kind, size, and whether
+  // a definition was seen.
+  struct VariableDeclaration {
+    const InputObject *first = nullptr;
+    u8 space = 0;
+    bool managed = false;
+    bool shared = false;
+    u64 size = 0;
+    bool defined = false;
+  };
+  std::unordered_map<std::string, VariableDeclaration> variable_declarations;
+  // Global function name -> whether its first mention was a kernel.
+  std::unordered_map<std::string, bool> function_is_kernel;
   // Membership of prototypes / address_taken (their first element), for O(1) dedup.
   std::unordered_set<const OutputSymbol *> prototype_syms, address_taken_syms;
 

@@ -18,6 +18,8 @@
 // aligned to its own alignment.
 #include "merge.h"
 
+#include "dlink/demangle.h"
+
 #include "dead_code.h"
 #include "mercury/frame_merge.h"
 #include "output_model.h"
@@ -907,6 +909,19 @@ private:
     return true;
   }
 
+  // Every mention of a global function, references included, must agree
+  // with the first on being a kernel (measured; reported before a multiple
+  // definition, with the demangled name).
+  void check_function_kind(const ElfSymbol &s) {
+    bool entry = (s.other & STO_CUDA_ENTRY) != 0;
+    auto [it, fresh] = ctx_.out.function_is_kernel.try_emplace(std::string(s.name), entry);
+    if (fresh || it->second == entry)
+      return;
+    ctx_.diag.error(fmt::format("Function '{}' not declared __global__ in all source files",
+                                demangle(s.name).value_or(std::string(s.name))));
+    multiple_definition_ = true;
+  }
+
   // Pass 1.
   void merge_function_symbols() {
     const KernelFilter filter = kernel_filter(ctx_);
@@ -923,6 +938,8 @@ private:
           create_section(ctx_, shared_name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, 4)
               ->removed = true;
       }
+      if (s.type() == STT_FUNC && s.bind() != STB_LOCAL)
+        check_function_kind(s);
       if (s.type() == STT_FUNC && s.bind() == STB_GLOBAL && s.shndx != SHN_UNDEF &&
           duplicate_of_dead_definition(s, is_live_function(ctx_, obj_, i)))
         continue;
@@ -1042,6 +1059,8 @@ private:
         merge_local_variable(i, s);
         continue;
       }
+      if (s.type() == STT_CUDA_VARIABLE)
+        check_variable_kind(s);
       if (s.is_shared_variable()) {
         // `extern __shared__ x[]` (undefined, no size) is dynamic shared
         // memory; a sized one, or a definition, is a namespace-scope
@@ -1050,6 +1069,7 @@ private:
         OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size);
         if (!sym->def_order) // where first seen, until defined
           sym->def_order = (u64(obj_.index) << 32) | i;
+        check_shared_declaration(s);
         if (s.shndx != SHN_UNDEF || s.size) {
           sym->extern_shared = false;
           sym->namespace_shared = true;
@@ -1110,8 +1130,10 @@ private:
           dropped_ranges_[s.shndx].emplace_back(s.value, s.value + s.size);
           continue;
         }
+        // (nvlink names the input that first mentioned the variable, an
+        // `extern` declaration included; measured.)
         ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
-                                    s.name, obj_.name, out->defined_in->name));
+                                    s.name, obj_.name, out->first_referenced_in->name));
         multiple_definition_ = true;
         continue;
       }
@@ -1155,6 +1177,80 @@ private:
     out->bind = s.bind();
     out->defined_in = &obj_;
     out->def_order = (u64(obj_.index) << 32) | static_cast<u64>(&s - obj_.symbols.data());
+  }
+
+  // Every mention of a global variable must agree with the first on the
+  // memory space and the managed attribute (measured messages, in this
+  // order, then the size and definition checks). Shared variables and the
+  // others are merged apart, so where the two kinds meet the size and the
+  // definitions are checked here: an unsized `extern __shared__` (dynamic
+  // shared memory) counts as a definition then.
+  void check_variable_kind(const ElfSymbol &s) {
+    auto [it, fresh] = ctx_.out.variable_declarations.try_emplace(std::string(s.name));
+    OutputModel::VariableDeclaration &decl = it->second;
+    const bool shared = s.is_shared_variable();
+    const bool defines = s.shndx != SHN_UNDEF;
+    const u8 space = s.other & 0xe0;
+    const bool managed = (s.other & STO_CUDA_MANAGED) != 0;
+    if (fresh) {
+      decl = {&obj_, space, managed, shared, s.size, defines || (shared && !s.size)};
+      return;
+    }
+    auto report = [&](std::string_view what, std::string_view verb) {
+      ctx_.diag.error(fmt::format("{} for '{}' in '{}', first {} in '{}'", what, s.name, obj_.name,
+                                  verb, decl.first->name));
+      multiple_definition_ = true;
+    };
+    if (space != decl.space)
+      report("Memory space doesn't match", "specified");
+    if (managed != decl.managed)
+      report("Managed attribute doesn't match", "specified");
+    if (shared != decl.shared) {
+      if (decl.size && s.size && decl.size != s.size)
+        report("Size doesn't match", "specified");
+      if (defines && decl.defined) {
+        ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
+                                    s.name, obj_.name, decl.first->name));
+        multiple_definition_ = true;
+      }
+    }
+    if (defines && !decl.defined) {
+      decl.defined = true;
+      decl.size = s.size;
+    }
+  }
+
+  // A namespace-scope `__shared__` variable follows the rules of the other
+  // variables (measured): a size that differs from the one first recorded
+  // (an unsized `extern` records none; a definition records its own) is
+  // "Size doesn't match", a second definition is "Multiple definition"
+  // (same size or not), both naming the input that first mentioned the
+  // variable.
+  void check_shared_declaration(const ElfSymbol &s) {
+    auto [it, fresh] = ctx_.out.shared_declarations.try_emplace(std::string(s.name));
+    OutputModel::SharedDeclaration &decl = it->second;
+    bool defines = s.shndx != SHN_UNDEF;
+    if (fresh) {
+      decl.first = &obj_;
+      decl.size = s.size;
+      decl.defined = defines;
+      return;
+    }
+    if (decl.size && s.size && decl.size != s.size) {
+      ctx_.diag.error(fmt::format("Size doesn't match for '{}' in '{}', first specified in '{}'",
+                                  s.name, obj_.name, decl.first->name));
+      multiple_definition_ = true;
+    }
+    if (!defines)
+      return;
+    if (decl.defined) {
+      ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
+                                  s.name, obj_.name, decl.first->name));
+      multiple_definition_ = true;
+      return;
+    }
+    decl.defined = true;
+    decl.size = s.size;
   }
 
   // `extern __shared__` arrays all live in the dynamic shared memory after a
@@ -1887,8 +1983,9 @@ void resolve_undefined(Context &ctx) {
     // header-index slots in the kernels' parameter banks (texture_slots.cpp).
     if (is_bound_texture_type(sym->type))
       continue;
-    ctx.diag.error(fmt::format("Undefined reference to '{}' in '{}'", sym->name,
-                               sym->first_referenced_in ? sym->first_referenced_in->name : ""));
+    ctx.out.undefined_errors.push_back(
+        fmt::format("Undefined reference to '{}' in '{}'", sym->name,
+                    sym->first_referenced_in ? sym->first_referenced_in->name : ""));
   }
 }
 

@@ -1,0 +1,1 @@
+__global__ void s(int *o) { o[0] = 1; }

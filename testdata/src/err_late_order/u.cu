@@ -1,0 +1,3 @@
+// und is defined nowhere.
+__device__ int und(int);
+__global__ void k2(int *o) { o[0] = und(o[1]); }
