@@ -6,6 +6,7 @@
 #include "mercury/refinalize.h"
 #include "mercury/sass.h"
 #include "mercury/sass_verify.h"
+#include "link_runner.h"
 #include "sass_words.h"
 
 #include "dlink/elf.h"
@@ -324,4 +325,42 @@ TEST(SassVerify, ChangedOperandRejected) {
   Words w = kNvlink;
   w[15].first ^= u64(1) << 32;
   EXPECT_FALSE(ok(kInput, w));
+}
+
+// Wired into the link: a kernel whose rewrite fails the verifier keeps
+// ptxas's code (DLINK_LOG=debug says so; libcudadevrt's
+// memcpy_3d_device<unsigned, 0, 1, 1> at sm_100, golden case cdp).
+TEST(SassVerify, FailingKernelKeepsPtxasCode) {
+  const fs::path lib = "/usr/local/cuda/lib64/libcudadevrt.a";
+  if (!fs::exists(lib))
+    GTEST_SKIP() << lib << " not installed";
+  fs::path job = fs::path(DLINK_TESTDATA) / "golden" / "cdp" / "sm_100";
+  std::vector<std::string> args = {"nvlink", "-arch=sm_100", (job / "parent.cubin").string(),
+                                   (job / "child.cubin").string(), "-L/usr/local/cuda/lib64",
+                                   "-lcudadevrt"};
+  fs::path out = fs::temp_directory_path() / "dlink_sass_verify_cdp.cubin";
+  std::vector<std::string> raw_args = args;
+  raw_args.push_back("--dlink-no-refinalize");
+  std::vector<u8> raw = test::link_output(raw_args, out);
+  std::vector<u8> linked = test::link_output(args, out);
+  const std::string kernel = "memcpy_3d_deviceIjLi0ELi1ELi1E";
+  auto text_of = [&](const std::vector<u8> &bytes) {
+    std::vector<u8> code;
+    ElfFile elf = read_elf(bytes);
+    for (const ElfSection &s : elf.sections)
+      if (s.name.starts_with(".text.") && s.name.find(kernel) != std::string_view::npos)
+        code.assign(s.data.begin(), s.data.end());
+    return code;
+  };
+  std::vector<u8> kept = text_of(linked);
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(kept, text_of(raw));
+  // nvlink's (and the model's) rewrite, which the verifier cannot prove.
+  std::vector<u8> nvlink = text_of(slurp(job / "expected.cubin"));
+  ASSERT_EQ(nvlink.size(), kept.size());
+  EXPECT_NE(nvlink, kept);
+  EXPECT_FALSE(sass::verify_refinalized(kept, nvlink).ok);
+  std::vector<u8> model = kept;
+  EXPECT_TRUE(reallocate_scoreboards(model));
+  EXPECT_EQ(model, nvlink);
 }
