@@ -30,9 +30,6 @@ void check_command_line(Context &ctx) {
   if (!ctx.opts.arch)
     ctx.diag.fatal("Unknown arch name '(null)'");
   ctx.arch = *ctx.opts.arch;
-  if (ctx.arch.is_mercury() && !std::getenv("DLINK_EXPERIMENTAL_MERCURY"))
-    ctx.diag.fatal(fmt::format("-arch={}: sm_100 and newer targets are not supported by dlink yet",
-                               ctx.arch.name()));
   if (ctx.opts.relocatable)
     ctx.diag.fatal("-r (relocatable link) is not supported by dlink yet");
   if (ctx.opts.debug)

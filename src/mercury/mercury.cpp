@@ -334,15 +334,28 @@ private:
     return it != ctx_.out.section_by_name.end() && it->second->merc ? it->second : nullptr;
   }
 
+  // The capsule of the function in SASS section `text`; by name when the
+  // section has no function.
+  OutputSection *capsule_of(const OutputSection &text) {
+    std::string name = ".nv.capmerc" + std::string(text.name);
+    if (text.func)
+      for (OutputSection *sec : ctx_.out.sections)
+        if (sec->merc && sec->func == text.func && sec->name == name)
+          return sec;
+    return merc_output(name);
+  }
+
   void build_relocations() {
     // Twins of the SASS relocation sections, in their order; a twin exists
     // only if some of its relocations survive.
     std::vector<std::string> names;
     std::vector<OutputSection *> optimizer_targets;
+    std::vector<const OutputSection *> sass_targets;
     for (OutputSection *rel : ctx_.out.sections)
       if (rel->kind == SectionKind::Reloc && !rel->merc && rel->rela && rel->target &&
           !rel->removed) {
         names.push_back(".nv.merc.rela" + std::string(rel->target->name));
+        sass_targets.push_back(rel->target);
         optimizer_targets.push_back(rel->target->renamed_from.starts_with(".nv.constant.optimizer.") ||
                                             rel->target->renamed_from.starts_with(
                                                 ".nv.constant.entry_image_header_indices.")
@@ -365,7 +378,11 @@ private:
       std::string target_name = target_sass.starts_with(".text.")
                                     ? ".nv.capmerc" + std::string(target_sass)
                                     : ".nv.merc" + std::string(target_sass);
-      OutputSection *target = merc_output(target_name);
+      // A function's capsule is the one of its own SASS section: local
+      // functions of one name in several inputs (`static` helpers) each
+      // have theirs, under the same name.
+      OutputSection *target = target_sass.starts_with(".text.") ? capsule_of(*sass_targets[n])
+                                                                : merc_output(target_name);
       if (!target)
         target = pending_twin(target_name);
       if (!target)

@@ -4,6 +4,7 @@
 #include "output_model.h"
 #include "dlink/log.h"
 #include "sass.h"
+#include "sass_verify.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -727,7 +728,16 @@ void refinalize_kernels(Context &ctx) {
       continue;
     }
     if (refinalize_fence_kernel(ctx, *sec) == FenceRewrite::NoFences) {
+      std::vector<u8> original = sec->data;
       bool rewritten = reallocate_scoreboards(sec->data);
+      // Every rewrite is checked against ptxas's code (sass_verify.h);
+      // a kernel that fails keeps ptxas's code.
+      if (rewritten)
+        if (auto v = sass::verify_refinalized(original, sec->data); !v.ok) {
+          sec->data = std::move(original);
+          log::debug("refinalize: {}: kept: verifier: {}", sec->name, v.reason);
+          continue;
+        }
       log::debug("refinalize: {}: {}", sec->name, rewritten ? "scoreboards re-allocated" : "kept");
     }
   }

@@ -14,6 +14,7 @@
 #include "output_model.h"
 #include "dlink/log.h"
 #include "sass.h"
+#include "sass_verify.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -707,6 +708,9 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
     return kept(text, "stack frame: only -G exit MEMBARs may go");
   if (!exit_membars_only && !reallocate_scoreboards(text.data, code))
     return kept(text, "scoreboards");
+  // Every rewrite is checked against ptxas's code (sass_verify.h).
+  if (auto v = sass::verify_refinalized(text.data, code, st.removed); !v.ok)
+    return kept(text, "verifier: " + v.reason);
 
   // Commit.
   text.data = std::move(code);

@@ -42,7 +42,6 @@ test::LinkRun link_with_damaged_capsules(const std::function<void(std::span<u8>)
     std::ofstream out(dir / "unified.cubin", std::ios::binary);
     out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   }
-  ::setenv("DLINK_EXPERIMENTAL_MERCURY", "1", 1);
   fs::path out = dir / "out.cubin";
   test::LinkRun r = test::run_link({"nvlink", "-arch=sm_100", (dir / "caller.cubin").string(),
                                     (dir / "unified.cubin").string(), (dir / "indep.cubin").string(),

@@ -23,7 +23,6 @@ struct Result {
 };
 
 Result link_for(const std::string &arch, const std::vector<fs::path> &inputs) {
-  ::setenv("DLINK_EXPERIMENTAL_MERCURY", "1", 1);
   fs::path out = fs::temp_directory_path() / ("dlink_off_target_" + std::to_string(::getpid()));
   fs::remove(out);
   std::vector<std::string> args{"nvlink", "-arch=" + arch};

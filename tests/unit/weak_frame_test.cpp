@@ -51,7 +51,6 @@ std::vector<Entry> frame_entries(const std::vector<u8> &cubin, std::string_view 
 }
 
 std::vector<u8> link_job(const std::vector<std::string> &inputs, const fs::path &out) {
-  ::setenv("DLINK_EXPERIMENTAL_MERCURY", "1", 1);
   std::vector<std::string> args{"nvlink", "-arch=sm_100"};
   for (const std::string &in : inputs)
     args.push_back((kJob / in).string());

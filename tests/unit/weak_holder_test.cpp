@@ -29,7 +29,6 @@ fs::path job(const std::string &c, const std::string &arch) {
 // Links the job's inputs (in `inputs` order) as nvlink would.
 std::vector<u8> link_job(const fs::path &dir, const std::string &arch,
                          const std::vector<std::string> &inputs) {
-  ::setenv("DLINK_EXPERIMENTAL_MERCURY", "1", 1);
   fs::path out = fs::temp_directory_path() /
                  ("dlink_weak_holder_" + std::to_string(::getpid()) + "_" + arch + ".cubin");
   std::vector<std::string> args{"nvlink", "-arch=" + arch};
