@@ -194,7 +194,16 @@ const Context *state_left_to_exit = nullptr;
 
 int link(const Options &opts, Diagnostics &diag, Teardown teardown) {
   auto ctx = std::make_unique<Context>(opts, diag);
-  int status = run_link(*ctx);
+  int status;
+  try {
+    status = run_link(*ctx);
+  } catch (const InputError &e) {
+    // The validation stage checks the inputs before the merge; a structure
+    // a later stage still finds malformed (a section read by name, whatever
+    // its type) ends the link the same way, never in std::terminate. No
+    // output file exists yet: it is only committed at the end.
+    diag.fatal(fmt::format("Corrupt input file: {}", e.what()));
+  }
   if (teardown == Teardown::LeaveToExit)
     state_left_to_exit = ctx.release();
   return status;

@@ -289,6 +289,31 @@ TEST_F(CorruptSymbol, CallgraphBlockMarkerIntMin) {
   }
 }
 
+// A section a later stage reads by name whatever its type (`.nv.info`, typed
+// PROGBITS here, so the validation does not parse it) with a malformed record:
+// found by fuzz_link as an uncaught InputError (std::terminate). It ends in a
+// corrupt-input fatal and no output.
+TEST_F(CorruptSymbol, MistypedInfoSectionWithBadRecord) {
+  std::vector<u8> bytes = read_bytes(kJob / "util.cubin");
+  ElfFile elf = read_elf(bytes);
+  bool patched = false;
+  for (size_t k = 1; k < elf.sections.size(); k++) {
+    const ElfSection &sec = elf.sections[k];
+    if (sec.name != ".nv.info" || sec.size < 4)
+      continue;
+    const size_t header = elf.shoff + k * 64;
+    write_le<u32>(bytes.data() + header + 4, SHT_PROGBITS);
+    bytes[sec.offset] = 0x44; // no such EIATTR format
+    patched = true;
+  }
+  ASSERT_TRUE(patched);
+  write_bytes(dir_ / "util.cubin", bytes);
+  std::string err;
+  EXPECT_EQ(run(err), 1) << err;
+  EXPECT_NE(err.find("Corrupt input file"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir_ / "out.cubin"));
+}
+
 // nvlink compares the sizes of every object symbol across inputs, not only of
 // CUDA variables: an undefined weak __UDT_OFFSET (STT_OBJECT, 8 bytes) given
 // another size in one input is "Size doesn't match" (measured with nvlink on
