@@ -448,8 +448,8 @@ void write_output(Context &ctx) {
       return false;
     return group_of(a) < group_of(b);
   });
-  // ELF extended section numbering (docs/notes/semantics-findings.md,
-  // "Extended section numbering"). nvlink numbers every section it creates,
+  // ELF extended section numbering (docs/notes/semantics-findings.md §22).
+  // nvlink numbers every section it creates,
   // removed ones included, counting the null section, a .symtab_shndx it
   // creates after .symtab and one more section after the skeleton: when the
   // highest of these numbers reaches SHN_LORESERVE (0xff00) the image keeps
