@@ -448,21 +448,47 @@ void write_output(Context &ctx) {
       return false;
     return group_of(a) < group_of(b);
   });
-  // An image of SHN_LORESERVE (0xff00) sections or more needs ELF extended
-  // section numbering: nvlink then writes e_shnum 0 with the count in section
-  // 0's sh_size, and a .symtab_shndx section after .symtab whose entries for
-  // symbols with ordinary indices hold values not yet understood (an older
-  // index, or unrelated numbers; and it stores some indices of 0xff00 and
-  // above directly in st_shndx). Measured with tools/bench's "plain"
-  // workload at 1,000 TUs (99,014 sections). Refused until reproduced; the
-  // exact threshold is not measured, so one section below it (where adding
-  // .symtab_shndx would reach it) is refused too.
-  if (order.size() + 1 >= 0xff00 - 1)
-    ctx.diag.fatal(fmt::format("the output would have {} sections; images of 65279 sections or more "
-                               "(ELF extended section numbering) are not supported by dlink yet",
-                               order.size() + 1));
+  // ELF extended section numbering (docs/notes/semantics-findings.md §22).
+  // nvlink numbers every section it creates,
+  // removed ones included, counting the null section, a .symtab_shndx it
+  // creates after .symtab and one more section after the skeleton: when the
+  // highest of these numbers reaches SHN_LORESERVE (0xff00) the image keeps
+  // .symtab_shndx (right after .symtab), whatever its final size. Separately,
+  // e_shnum is 0 with the count in section 0's sh_size when the highest final
+  // index reaches 0xff00 (measured on sm_75 and sm_90; refused for sm_100+
+  // until measured there).
+  const bool extended = out.sections.size() + 2 >= SHN_LORESERVE;
+  if (extended && ctx.arch.is_mercury())
+    ctx.diag.fatal(fmt::format("the link creates {} sections; links that need an extended section index "
+                               "table (.symtab_shndx) are not supported by dlink yet for {}",
+                               out.sections.size() + 3, ctx.arch.name()));
+  size_t symtab_pos = order.size();
   for (size_t i = 0; i < order.size(); i++)
-    order[i]->index = static_cast<u32>(i + 1);
+    if (order[i]->kind == SectionKind::SymbolTable) {
+      symtab_pos = i;
+      break;
+    }
+  for (size_t i = 0; i < order.size(); i++)
+    order[i]->index = static_cast<u32>(i + 1 + (extended && i > symtab_pos ? 1 : 0));
+  // nvlink's own number of each section: its position among every section it
+  // created (removed ones included), counting the null section, the
+  // .symtab_shndx it always creates after .symtab, and one more section it
+  // creates after the skeleton (.nv.info, .nv.compat). Stale entries of
+  // .symtab_shndx hold these.
+  std::unordered_map<const OutputSection *, u32> creation_index;
+  if (extended) {
+    u32 skeleton_end = 0;
+    for (u32 i = 0; i < out.sections.size(); i++) {
+      std::string_view n = out.sections[i]->name;
+      if (n == ".shstrtab" || n == ".strtab" || n == ".symtab" || n == ".note.nv.tkinfo" ||
+          n == ".note.nv.cuinfo" || n == ".nv.info" || n == ".nv.compat")
+        skeleton_end = i + 1;
+      else
+        break;
+    }
+    for (u32 i = 0; i < out.sections.size(); i++)
+      creation_index[out.sections[i]] = i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? 1 : 0);
+  }
 
   // Symbols: nvlink's local array, its global array, then locals created
   // after the globals were fixed.
@@ -739,12 +765,34 @@ void write_output(Context &ctx) {
 
   std::vector<ElfSymbol> syms(1);
   syms[0].value = out.null_symbol_value;
+  // .symtab_shndx (extended numbering only): the section index of a symbol
+  // whose st_shndx is SHN_XINDEX; for the others, nvlink's own number of
+  // the symbol's section (never updated to the final index).
+  // (SHN_LORESERVE and SHN_COMMON: include/dlink/elf.h.)
+  std::vector<u32> xindex(extended ? 1 : 0, 0);
   for (OutputSymbol *sym : symbols) {
     ElfSymbol e;
     e.name_offset = strtab.offset_of(sym->name);
     e.info = ElfSymbol::make_info(sym->bind, sym->type);
     e.other = sym->other;
-    e.shndx = sym->section && !sym->section->removed ? static_cast<u16>(sym->section->index) : 0;
+    u32 shndx = sym->section && !sym->section->removed ? sym->section->index : 0;
+    if (extended) {
+      u32 stale = 0;
+      if (sym->section && !sym->section->removed) {
+        auto it = creation_index.find(sym->section);
+        stale = it != creation_index.end() ? it->second : 0;
+        if (it == creation_index.end())
+          ctx.diag.fatal(fmt::format("internal error: section '{}' has no creation index", sym->section->name));
+      }
+      // A section whose index is SHN_COMMON (0xfff2) keeps it in st_shndx
+      // (the symbol reads as a common one) with a stale entry, as nvlink
+      // writes it.
+      bool x = shndx >= SHN_LORESERVE && shndx != SHN_COMMON;
+      xindex.push_back(x ? shndx : stale);
+      if (x)
+        shndx = SHN_XINDEX;
+    }
+    e.shndx = static_cast<u16>(shndx);
     e.value = sym->is_section_symbol ? 0 : sym->value;
     e.size = sym->size;
     syms.push_back(e);
@@ -867,7 +915,24 @@ void write_output(Context &ctx) {
     if (sec->has_file_data())
       e.data = sec->data;
     elf.sections.push_back(e);
+    if (extended && sec->kind == SectionKind::SymbolTable) {
+      ElfSection x;
+      x.name = ".symtab_shndx";
+      x.name_offset = shstrtab.offset_of(x.name);
+      x.type = SHT_SYMTAB_SHNDX;
+      x.link = sec->index;
+      x.addralign = 4;
+      x.entsize = 4;
+      std::span<u8> bytes = ctx.arena.alloc(xindex.size() * 4);
+      for (size_t i = 0; i < xindex.size(); i++)
+        write_le<u32>(bytes.data() + 4 * i, xindex[i]);
+      x.size = bytes.size();
+      x.data = bytes;
+      elf.sections.push_back(x);
+    }
   }
+  if (elf.sections.size() > SHN_LORESERVE)
+    elf.sections[0].size = elf.sections.size(); // (e_shnum 0: src/elf/elf.cpp)
 
   if (ctx.arch.is_mercury()) {
     elf.sections[1].file_slack = kMercuryShstrtabSlack;

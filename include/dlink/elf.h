@@ -36,6 +36,7 @@ enum : u32 {
   SHT_NOTE = 7,
   SHT_NOBITS = 8,
   SHT_REL = 9,
+  SHT_SYMTAB_SHNDX = 18,
   SHT_LOPROC = 0x70000000,
   // NVIDIA section types (formats.md §3.2).
   SHT_CUDA_INFO = 0x70000000,
@@ -91,7 +92,7 @@ enum : u8 {
   STO_CUDA_CONSTANT = 0x80,
   STO_CUDA_RESERVED_SHARED = 0xa0,
 };
-enum : u16 { SHN_UNDEF = 0, SHN_ABS = 0xfff1, SHN_COMMON = 0xfff2, SHN_XINDEX = 0xffff };
+enum : u16 { SHN_UNDEF = 0, SHN_LORESERVE = 0xff00, SHN_ABS = 0xfff1, SHN_COMMON = 0xfff2, SHN_XINDEX = 0xffff };
 enum : u32 { PT_LOAD = 1, PT_PHDR = 6 };
 enum : u32 { PF_X = 1, PF_W = 2, PF_R = 4 };
 

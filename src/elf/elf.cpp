@@ -358,7 +358,10 @@ void encode_file_header(const ElfFile &f, u8 *h) {
   write_le<u16>(h + 54, f.phentsize);
   write_le<u16>(h + 56, static_cast<u16>(f.segments.size()));
   write_le<u16>(h + 58, f.shentsize);
-  write_le<u16>(h + 60, static_cast<u16>(f.sections.size()));
+  // A highest section index of SHN_LORESERVE or more: e_shnum 0, the count
+  // in section 0's sh_size (set by the writer). (An image of exactly 0xff00
+  // sections gets e_shnum 0xff00, as nvlink writes it.)
+  write_le<u16>(h + 60, f.sections.size() > SHN_LORESERVE ? 0 : static_cast<u16>(f.sections.size()));
   write_le<u16>(h + 62, f.shstrndx);
 }
 

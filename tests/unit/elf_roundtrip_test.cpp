@@ -321,3 +321,31 @@ TEST(ElfReader, SurvivesRandomCorruption) {
 
 } // namespace
 } // namespace dlink
+
+namespace dlink {
+namespace {
+
+// e_shnum of an image with `count` section headers (sections of no file
+// data): nvlink writes the count itself up to and including 0xff00 sections,
+// and 0 (the count in section 0's sh_size, which the writer sets) once the
+// highest section index reaches SHN_LORESERVE (tools/large-links --threshold).
+u16 written_shnum(size_t count) {
+  ElfFile f;
+  f.type = ET_EXEC;
+  f.sections.resize(count);
+  for (size_t i = 1; i < count; i++)
+    f.sections[i].type = SHT_NOBITS;
+  assign_offsets(f, OffsetStyle::Linker);
+  std::vector<u8> bytes = write_elf(f);
+  return static_cast<u16>(bytes[60] | bytes[61] << 8);
+}
+
+TEST(ElfExtendedNumbering, ShnumZeroOnlyPastIndex0xff00) {
+  EXPECT_EQ(written_shnum(0xfeff), 0xfeff);
+  EXPECT_EQ(written_shnum(0xff00), 0xff00);
+  EXPECT_EQ(written_shnum(0xff01), 0);
+  EXPECT_EQ(written_shnum(99014), 0);
+}
+
+} // namespace
+} // namespace dlink
