@@ -1066,11 +1066,26 @@ private:
         // memory; a sized one, or a definition, is a namespace-scope
         // __shared__ variable laid out by the link.
         // (A sized `extern` alone does not create .nv_debug.shared.)
+        // A variable first seen as dynamic (and not defined since) stays
+        // dynamic when an input defines it: no static space, no
+        // kernel counts as using dynamic shared memory through it (no
+        // .nv.shared.<kernel> section) and every reference to it resolves
+        // to all ones (measured, sm_80-sm_120: 0xffffff in the 24-bit
+        // fields; docs/notes/diagnostics.md).
+        // A sized `extern` seen after the dynamic one leaves it dynamic (an
+        // ordinary dynamic array: the window after the static data).
         OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size);
+        auto prior = ctx_.out.shared_declarations.find(std::string(s.name));
+        const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
+                                   !prior->second.size && !prior->second.defined;
         if (!sym->def_order) // where first seen, until defined
           sym->def_order = (u64(obj_.index) << 32) | i;
         check_shared_declaration(s);
-        if (s.shndx != SHN_UNDEF || s.size) {
+        if (s.shndx != SHN_UNDEF && dynamic_first) {
+          sym->dynamic_then_defined = true;
+          sym->extern_shared = true;
+          sym->namespace_shared = false;
+        } else if ((s.shndx != SHN_UNDEF || s.size) && !dynamic_first && !sym->dynamic_then_defined) {
           sym->extern_shared = false;
           sym->namespace_shared = true;
           sym->size = std::max(sym->size, s.size);

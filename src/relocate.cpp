@@ -162,6 +162,8 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       if (r.sym && r.sym->extern_shared) {
         auto it = ctx.out.dynamic_shared_offset.find(target->func);
         s = it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second;
+        if (r.sym->dynamic_then_defined)
+          s = ~u64{0}; // (merge: nvlink's all-ones address)
       }
       in.address = s + r.bias + static_cast<u64>(r.addend);
       in.bank = r.sym ? constant_bank(r.sym->section) : 0;
