@@ -1284,6 +1284,7 @@ private:
     auto *sym = ctx_.arena.make<OutputSymbol>();
     sym->name = ctx_.arena.save(name);
     sym->extern_shared = true;
+    sym->create_seq = ctx_.out.next_seq++; // (orders the undefined-reference errors)
     map.emplace(sym->name, sym);
     return sym;
   }
@@ -1981,6 +1982,8 @@ void merge_inputs(Context &ctx) {
 }
 
 void resolve_undefined(Context &ctx) {
+  // (Reported in the order the symbols were first seen.)
+  std::vector<std::pair<u32, std::string>> errors;
   for (OutputSymbol *sym : ctx.out.globals) {
     if (sym->defined())
       continue;
@@ -1998,10 +2001,22 @@ void resolve_undefined(Context &ctx) {
     // header-index slots in the kernels' parameter banks (texture_slots.cpp).
     if (is_bound_texture_type(sym->type))
       continue;
-    ctx.out.undefined_errors.push_back(
-        fmt::format("Undefined reference to '{}' in '{}'", sym->name,
-                    sym->first_referenced_in ? sym->first_referenced_in->name : ""));
+    errors.emplace_back(sym->create_seq,
+                        fmt::format("Undefined reference to '{}' in '{}'", sym->name,
+                                    sym->first_referenced_in ? sym->first_referenced_in->name : ""));
   }
+  // A namespace-scope `__shared__` array declared with a size (`extern
+  // __shared__ int s[16]`) and defined nowhere is an undefined reference
+  // too, unless an unsized (dynamic) declaration came first (measured).
+  for (const auto &[name, decl] : ctx.out.shared_declarations)
+    if (!decl.defined && decl.size)
+      if (auto it = ctx.out.extern_shared_by_name.find(name); it != ctx.out.extern_shared_by_name.end())
+        errors.emplace_back(it->second->create_seq,
+                            fmt::format("Undefined reference to '{}' in '{}'", name, decl.first->name));
+  std::stable_sort(errors.begin(), errors.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (auto &e : errors)
+    ctx.out.undefined_errors.push_back(std::move(e.second));
 }
 
 } // namespace dlink
