@@ -152,6 +152,10 @@ struct OutputReloc {
   // Offset of the input's part of a merged section, for relocations against
   // an input section symbol (the output symbol is the merged section's).
   u64 bias = 0;
+  // Its field runs past the end of its input section (a 64-bit address in a
+  // 32-bit PTX initialiser such as `.global .u32 p = x`): nvlink keeps such a
+  // relocation for the loader; dlink refuses to apply one (relocate).
+  bool overruns_input = false;
 };
 
 // An owned EIATTR record (payload copied, symbol fields still pointing at

@@ -21,6 +21,7 @@
 #include "dlink/demangle.h"
 
 #include "dead_code.h"
+#include "dlink/reloc_types.h"
 #include "mercury/frame_merge.h"
 #include "output_model.h"
 #include "validate.h"
@@ -1637,8 +1638,11 @@ private:
     // values resolved into the capsule.
     auto plain = [](const ElfReloc &r) { return r.addend == 0; };
     std::vector<ElfReloc> merc_relocs;
+    // (The user constant bank's twin has the bank's Mercury name.)
+    std::string twin_name = in.name == ".rela.nv.constant3" ? std::string(".nv.merc.rela.nv.constant.user")
+                                                            : ".nv.merc" + std::string(in.name);
     if (ctx_.arch.is_mercury())
-      if (auto twin = obj_.elf.find_section(".nv.merc" + std::string(in.name)))
+      if (auto twin = obj_.elf.find_section(twin_name))
         merc_relocs = read_relocs(obj_.elf.sections[*twin]);
     const std::vector<ElfReloc> &order = merc_relocs.empty() ? relocs : merc_relocs;
     bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
@@ -1704,6 +1708,10 @@ private:
       o.sym = mapped_symbol(r.sym);
       o.type = r.type;
       o.addend = r.addend;
+      if (const RelocDesc *desc = find_reloc(r.type);
+          desc && occupies_file_space(in_section(in.info)) &&
+          r.offset + reloc_field_bytes(*desc) > in_section(in.info).size)
+        o.overruns_input = true;
       if (r.sym && r.sym < obj_.symbols.size() && obj_.symbols[r.sym].type() == STT_SECTION &&
           obj_.symbols[r.sym].shndx < sec_off_.size())
         o.bias = sec_off_[obj_.symbols[r.sym].shndx];
