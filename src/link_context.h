@@ -398,6 +398,8 @@ struct OutputModel {
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> indirect_targets; // block -4
   // .nv.prototype: function -> signature string.
   std::vector<std::pair<OutputSymbol *, std::string_view>> prototypes;
+  // The first .nv.prototype string seen for each symbol (the prototype check).
+  std::unordered_map<const OutputSymbol *, std::string_view> first_prototype;
   // Errors found during layout that nvlink reports after the .nv.info pass
   // (its stack-size warnings come first).
   std::vector<std::string> late_errors;

@@ -1783,6 +1783,18 @@ private:
         continue;
       OutputSymbol *sym = mapped_symbol(index);
       std::string_view proto = string_at(strtab, read_le<u32>(in.data.data() + k + 4));
+      // Every input's prototype of a symbol must be the first one seen
+      // (measured: one error per disagreeing input, naming the definer once
+      // one is known, else the first input that mentioned the symbol).
+      if (sym) {
+        auto [first, fresh] = out.first_prototype.try_emplace(sym, proto);
+        if (!fresh && first->second != proto) {
+          const InputObject *named = sym->defined_in ? sym->defined_in : sym->first_referenced_in;
+          ctx_.diag.error(fmt::format("Prototype doesn't match for '{}' in '{}', first defined in '{}'",
+                                      sym->name, obj_.name, named ? named->name : obj_.name));
+          multiple_definition_ = true;
+        }
+      }
       if (out.prototype_syms.insert(sym).second)
         out.prototypes.emplace_back(sym, proto);
     }
