@@ -120,7 +120,7 @@ void layout_dynamic_shared(Context &ctx) {
   for (OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::Reloc && sec->target && sec->target->func)
       for (const OutputReloc &r : sec->relocs)
-        if (r.sym && r.sym->extern_shared)
+        if (r.sym && r.sym->extern_shared && !r.sym->dynamic_then_defined)
           users.insert(sec->target->func);
   if (users.empty())
     return;
@@ -181,7 +181,7 @@ void layout_shared(Context &ctx) {
       max_align = std::max(max_align, shared_align(sym));
     else if (sym->extern_shared)
       dynamic = true;
-    if (sym->namespace_shared || sym->extern_shared)
+    if ((sym->namespace_shared || sym->extern_shared) && !sym->dynamic_then_defined)
       vars.push_back(sym);
   }
   std::sort(vars.begin(), vars.end(), [](const OutputSymbol *a, const OutputSymbol *b) {

@@ -95,6 +95,8 @@ struct OutputSymbol {
   // symbol; its address is the end of the static shared memory of the
   // kernel using it.
   bool extern_shared = false;
+  // A dynamic `extern __shared__` array that a later input defines (merge): nvlink keeps it dynamic but resolves its references to all ones.
+  bool dynamic_then_defined = false;
   // A namespace-scope `__shared__` variable: laid out once for the whole
   // program (layout), never an output symbol.
   bool namespace_shared = false;
@@ -150,6 +152,10 @@ struct OutputReloc {
   // Offset of the input's part of a merged section, for relocations against
   // an input section symbol (the output symbol is the merged section's).
   u64 bias = 0;
+  // Its field runs past the end of its input section (a 64-bit address in a
+  // 32-bit PTX initialiser such as `.global .u32 p = x`): nvlink keeps such a
+  // relocation for the loader; dlink refuses to apply one (relocate).
+  bool overruns_input = false;
 };
 
 // An owned EIATTR record (payload copied, symbol fields still pointing at
@@ -392,6 +398,8 @@ struct OutputModel {
   std::vector<std::pair<OutputSymbol *, OutputSymbol *>> indirect_targets; // block -4
   // .nv.prototype: function -> signature string.
   std::vector<std::pair<OutputSymbol *, std::string_view>> prototypes;
+  // The first .nv.prototype string seen for each symbol (the prototype check).
+  std::unordered_map<const OutputSymbol *, std::string_view> first_prototype;
   // Errors found during layout that nvlink reports after the .nv.info pass
   // (its stack-size warnings come first).
   std::vector<std::string> late_errors;

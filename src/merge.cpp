@@ -21,6 +21,7 @@
 #include "dlink/demangle.h"
 
 #include "dead_code.h"
+#include "dlink/reloc_types.h"
 #include "mercury/frame_merge.h"
 #include "output_model.h"
 #include "validate.h"
@@ -1066,11 +1067,26 @@ private:
         // memory; a sized one, or a definition, is a namespace-scope
         // __shared__ variable laid out by the link.
         // (A sized `extern` alone does not create .nv_debug.shared.)
+        // A variable first seen as dynamic (and not defined since) stays
+        // dynamic when an input defines it: no static space, no
+        // kernel counts as using dynamic shared memory through it (no
+        // .nv.shared.<kernel> section) and every reference to it resolves
+        // to all ones (measured, sm_80-sm_120: 0xffffff in the 24-bit
+        // fields; docs/notes/diagnostics.md).
+        // A sized `extern` seen after the dynamic one leaves it dynamic (an
+        // ordinary dynamic array: the window after the static data).
         OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size);
+        auto prior = ctx_.out.shared_declarations.find(std::string(s.name));
+        const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
+                                   !prior->second.size && !prior->second.defined;
         if (!sym->def_order) // where first seen, until defined
           sym->def_order = (u64(obj_.index) << 32) | i;
         check_shared_declaration(s);
-        if (s.shndx != SHN_UNDEF || s.size) {
+        if (s.shndx != SHN_UNDEF && dynamic_first) {
+          sym->dynamic_then_defined = true;
+          sym->extern_shared = true;
+          sym->namespace_shared = false;
+        } else if ((s.shndx != SHN_UNDEF || s.size) && !dynamic_first && !sym->dynamic_then_defined) {
           sym->extern_shared = false;
           sym->namespace_shared = true;
           sym->size = std::max(sym->size, s.size);
@@ -1269,6 +1285,7 @@ private:
     auto *sym = ctx_.arena.make<OutputSymbol>();
     sym->name = ctx_.arena.save(name);
     sym->extern_shared = true;
+    sym->create_seq = ctx_.out.next_seq++; // (orders the undefined-reference errors)
     map.emplace(sym->name, sym);
     return sym;
   }
@@ -1621,8 +1638,11 @@ private:
     // values resolved into the capsule.
     auto plain = [](const ElfReloc &r) { return r.addend == 0; };
     std::vector<ElfReloc> merc_relocs;
+    // (The user constant bank's twin has the bank's Mercury name.)
+    std::string twin_name = in.name == ".rela.nv.constant3" ? std::string(".nv.merc.rela.nv.constant.user")
+                                                            : ".nv.merc" + std::string(in.name);
     if (ctx_.arch.is_mercury())
-      if (auto twin = obj_.elf.find_section(".nv.merc" + std::string(in.name)))
+      if (auto twin = obj_.elf.find_section(twin_name))
         merc_relocs = read_relocs(obj_.elf.sections[*twin]);
     const std::vector<ElfReloc> &order = merc_relocs.empty() ? relocs : merc_relocs;
     bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
@@ -1688,6 +1708,10 @@ private:
       o.sym = mapped_symbol(r.sym);
       o.type = r.type;
       o.addend = r.addend;
+      if (const RelocDesc *desc = find_reloc(r.type);
+          desc && occupies_file_space(in_section(in.info)) &&
+          r.offset + reloc_field_bytes(*desc) > in_section(in.info).size)
+        o.overruns_input = true;
       if (r.sym && r.sym < obj_.symbols.size() && obj_.symbols[r.sym].type() == STT_SECTION &&
           obj_.symbols[r.sym].shndx < sec_off_.size())
         o.bias = sec_off_[obj_.symbols[r.sym].shndx];
@@ -1759,6 +1783,18 @@ private:
         continue;
       OutputSymbol *sym = mapped_symbol(index);
       std::string_view proto = string_at(strtab, read_le<u32>(in.data.data() + k + 4));
+      // Every input's prototype of a symbol must be the first one seen
+      // (measured: one error per disagreeing input, naming the definer once
+      // one is known, else the first input that mentioned the symbol).
+      if (sym) {
+        auto [first, fresh] = out.first_prototype.try_emplace(sym, proto);
+        if (!fresh && first->second != proto) {
+          const InputObject *named = sym->defined_in ? sym->defined_in : sym->first_referenced_in;
+          ctx_.diag.error(fmt::format("Prototype doesn't match for '{}' in '{}', first defined in '{}'",
+                                      sym->name, obj_.name, named ? named->name : obj_.name));
+          multiple_definition_ = true;
+        }
+      }
       if (out.prototype_syms.insert(sym).second)
         out.prototypes.emplace_back(sym, proto);
     }
@@ -1966,6 +2002,8 @@ void merge_inputs(Context &ctx) {
 }
 
 void resolve_undefined(Context &ctx) {
+  // (Reported in the order the symbols were first seen.)
+  std::vector<std::pair<u32, std::string>> errors;
   for (OutputSymbol *sym : ctx.out.globals) {
     if (sym->defined())
       continue;
@@ -1983,10 +2021,22 @@ void resolve_undefined(Context &ctx) {
     // header-index slots in the kernels' parameter banks (texture_slots.cpp).
     if (is_bound_texture_type(sym->type))
       continue;
-    ctx.out.undefined_errors.push_back(
-        fmt::format("Undefined reference to '{}' in '{}'", sym->name,
-                    sym->first_referenced_in ? sym->first_referenced_in->name : ""));
+    errors.emplace_back(sym->create_seq,
+                        fmt::format("Undefined reference to '{}' in '{}'", sym->name,
+                                    sym->first_referenced_in ? sym->first_referenced_in->name : ""));
   }
+  // A namespace-scope `__shared__` array declared with a size (`extern
+  // __shared__ int s[16]`) and defined nowhere is an undefined reference
+  // too, unless an unsized (dynamic) declaration came first (measured).
+  for (const auto &[name, decl] : ctx.out.shared_declarations)
+    if (!decl.defined && decl.size)
+      if (auto it = ctx.out.extern_shared_by_name.find(name); it != ctx.out.extern_shared_by_name.end())
+        errors.emplace_back(it->second->create_seq,
+                            fmt::format("Undefined reference to '{}' in '{}'", name, decl.first->name));
+  std::stable_sort(errors.begin(), errors.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (auto &e : errors)
+    ctx.out.undefined_errors.push_back(std::move(e.second));
 }
 
 } // namespace dlink

@@ -135,6 +135,10 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       if (action == Action::Drop)
         continue;
       u32 bytes = reloc_field_bytes(*desc);
+      if (r.overruns_input)
+        ctx.diag.fatal(fmt::format("relocation at 0x{:x} in section '{}' runs past the end of its "
+                                   "input section, which dlink does not link yet",
+                                   r.offset, target->name));
       bool in_range = r.offset <= target->data.size() && bytes <= target->data.size() - r.offset;
       // Capsule-Mercury code relocations address the capsule's decoded
       // instruction stream, not its bytes: nvlink resolves them without
@@ -162,6 +166,8 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       if (r.sym && r.sym->extern_shared) {
         auto it = ctx.out.dynamic_shared_offset.find(target->func);
         s = it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second;
+        if (r.sym->dynamic_then_defined)
+          s = ~u64{0}; // (merge: nvlink's all-ones address)
       }
       in.address = s + r.bias + static_cast<u64>(r.addend);
       in.bank = r.sym ? constant_bank(r.sym->section) : 0;

@@ -89,7 +89,10 @@ void validate_cubin(const InputObject &obj) {
         const RelocDesc *desc = find_reloc(r.type);
         u64 width = desc ? reloc_field_bytes(*desc) : 0;
         bool sized = occupies_file_space(target) && target.type != SHT_CUDA_CAPMERC_TEXT;
-        if (sized && (r.offset > target.size || width > target.size - r.offset))
+        // (A field that starts inside the section but runs past its end is
+        // accepted, as nvlink does: merge marks it, relocate refuses to
+        // apply it.)
+        if (sized && width && r.offset >= target.size)
           corrupt(fmt::format("relocation at 0x{:x} lies outside section {}", r.offset, s.info));
       }
     }

@@ -367,8 +367,14 @@ void finish_sections(Context &ctx) {
   // From here on nvlink's global symbols are fixed; what is created now goes
   // after them (sm_100 and newer).
   out.closed = true;
-  if (OutputSection *user = find_section(ctx, ".nv.constant.user"))
+  // The user bank and its relocation section (a pointer initialiser such as
+  // `__constant__ int *cp = &x`) take their sm_75-sm_90 names; the new
+  // relocation section name gets no .strtab string (measured, sm_100/sm_120).
+  if (OutputSection *user = find_section(ctx, ".nv.constant.user")) {
     rename_section(ctx, user, ".nv.constant3");
+    if (OutputSection *rel = find_section(ctx, ".rela.nv.constant.user"))
+      rename_section(ctx, rel, ".rela.nv.constant3", false);
+  }
   // Banks with texture header-index slots (sm_100+) take their names back;
   // the new relocation section name gets no .strtab string.
   for (const auto &hb : out.header_index_banks) {
@@ -406,9 +412,11 @@ void write_output(Context &ctx) {
       OutputSection *twin = sec->rela && !sec->merc && sec->target
                                 ? find_section(ctx, ".nv.merc.rela" + std::string(sec->target->name))
                                 : nullptr;
-      // (An optimizer bank's twin has the bank's Mercury name.)
+      // (An optimizer bank's twin, and the user bank's, has the bank's
+      // Mercury name.)
       if ((!twin || twin->relocs.empty()) && sec->rela && !sec->merc && sec->target &&
-          sec->target->renamed_from.starts_with(".nv.constant.optimizer."))
+          (sec->target->renamed_from.starts_with(".nv.constant.optimizer.") ||
+           sec->target->renamed_from == ".nv.constant.user"))
         twin = find_section(ctx, ".nv.merc.rela" + std::string(sec->target->renamed_from));
       if (!twin || twin->relocs.empty())
         sec->removed = true;

@@ -354,7 +354,10 @@ private:
     for (OutputSection *rel : ctx_.out.sections)
       if (rel->kind == SectionKind::Reloc && !rel->merc && rel->rela && rel->target &&
           !rel->removed) {
-        names.push_back(".nv.merc.rela" + std::string(rel->target->name));
+        // (The user bank's twin keeps the bank's Mercury name.)
+        names.push_back(".nv.merc.rela" + std::string(rel->target->renamed_from == ".nv.constant.user"
+                                                          ? rel->target->renamed_from
+                                                          : rel->target->name));
         sass_targets.push_back(rel->target);
         optimizer_targets.push_back(rel->target->renamed_from.starts_with(".nv.constant.optimizer.") ||
                                             rel->target->renamed_from.starts_with(
