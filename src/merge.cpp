@@ -826,7 +826,8 @@ private:
   }
 
   // Sections that belong to a function dead-code elimination removed:
-  // .text.<f>, .nv.info.<f> and relocation sections for them.
+  // .text.<f>, .nv.info.<f>, .nv.constant0.<f>, .nv.constant2.<f>,
+  // .nv.shared.<f> and relocation sections for them.
   bool is_dead_section(u32 i) const {
     const ElfSection &in = in_section(i);
     std::string_view name = in.name;
@@ -840,7 +841,13 @@ private:
       fn = name.substr(9);
     else if (kind == SectionKind::Constant && name.starts_with(".nv.constant0."))
       fn = name.substr(14); // a kernel's parameter bank
-    else if (kind == SectionKind::Shared)
+    else if (kind == SectionKind::Constant && name.starts_with(".nv.constant2.")) {
+      // A function's own OCG bank goes with a function dead-code elimination
+      // removed (a kernel host code never launches); a lost weak copy's bank
+      // still takes part in the bank merge.
+      auto k = defined_function(name.substr(14));
+      return k && !is_live_function(ctx_, obj_, *k);
+    } else if (kind == SectionKind::Shared)
       fn = name.substr(11);
     else
       return false;
@@ -1364,6 +1371,8 @@ private:
       }
       OutputSection *sec = map_section(s.shndx);
       sym_map_[i] = sec ? sec->symbol : nullptr;
+      if (sec)
+        sec->input_section_symbol = true;
     }
   }
 
@@ -1654,6 +1663,13 @@ private:
       return;
     }
     bool rela = in.type == SHT_RELA;
+    // sm_75-90: an empty input relocation section (ptxas writes an empty
+    // ".rela.nv.constant2.<k>" for a kernel whose bank holds a jump table,
+    // sm_90) creates no output section: its name is in neither string table
+    // (testdata/src/empty_rela_constant2). On sm_100+ the SASS section
+    // stays when its Mercury twin has entries, so it is created there.
+    if (in.data.empty() && !ctx_.arch.is_mercury())
+      return;
     OutputSection *out = reloc_section_for(ctx_, target, rela);
     if (target->name.starts_with(".nv.constant.optimizer.") && rela &&
         std::find(ctx_.out.optimizer_relas.begin(), ctx_.out.optimizer_relas.end(), out) ==
