@@ -1356,6 +1356,17 @@ private:
 
   // Pass 3.
   void merge_section_symbols() {
+    // An input's debug sections are created in section-header order, also
+    // those no section symbol names (ptxas writes none for an empty one:
+    // .debug_frame, .nv_debug_info_reg_sass/_type of an input without
+    // device code; testdata/src/empty_debug_sections_g).
+    for (u32 i = 1; i < obj_.elf.sections.size() && i < sec_map_.size(); i++) {
+      const ElfSection &in = in_section(i);
+      if (classify_section(in.name, in.type) != SectionKind::Debug || sec_map_[i] ||
+          is_mercury_section(in) || is_dead_section(i))
+        continue;
+      map_section(i);
+    }
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
       const ElfSymbol &s = obj_.symbols[i];
       if (s.type() != STT_SECTION || s.shndx == SHN_UNDEF || s.shndx >= sec_map_.size())
