@@ -275,7 +275,8 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
     // (not .debug_info, even where its bytes are equal, nor .debug_line or
     // .nv_debug_line_sass), and .nv.merc.nv_debug_info_reg_type where its
     // bytes equal the SASS section's (ptxas and nvlink alike).
-    bool reg_type = m.name == ".nv.merc.nv_debug_info_reg_type";
+    bool reg_type = m.name == ".nv.merc.nv_debug_info_reg_type" ||
+                    m.name == ".nv.merc.debug_line" || m.name == ".nv.merc.nv_debug_line_sass";
     if ((m.flags & SHF_CUDA_MERC) &&
         (m.name.starts_with(".nv.merc.nv_debug_ptx_txt.") || m.name == ".nv.merc.debug_str" ||
          m.name == ".nv.merc.debug_abbrev" || m.name == ".nv.merc.debug_loc" ||
