@@ -225,6 +225,9 @@ struct OutputSection {
   // not an output section; its bytes are copied into the banks of the
   // kernels that reach the function, at offset `base` (layout).
   bool detached = false;
+  // A debug section keeps a section symbol only where an input's section
+  // symbol named it (ptxas writes none for an empty .debug_frame).
+  bool input_section_symbol = false;
   std::string_view bank_function;
   u64 base = 0;
   bool lost_copy = false; // the bank of a weak function copy that is not kept

@@ -827,7 +827,8 @@ private:
   }
 
   // Sections that belong to a function dead-code elimination removed:
-  // .text.<f>, .nv.info.<f> and relocation sections for them.
+  // .text.<f>, .nv.info.<f>, .nv.constant0.<f>, .nv.constant2.<f>,
+  // .nv.shared.<f> and relocation sections for them.
   bool is_dead_section(u32 i) const {
     const ElfSection &in = in_section(i);
     std::string_view name = in.name;
@@ -841,7 +842,13 @@ private:
       fn = name.substr(9);
     else if (kind == SectionKind::Constant && name.starts_with(".nv.constant0."))
       fn = name.substr(14); // a kernel's parameter bank
-    else if (kind == SectionKind::Shared)
+    else if (kind == SectionKind::Constant && name.starts_with(".nv.constant2.")) {
+      // A function's own OCG bank goes with a function dead-code elimination
+      // removed (a kernel host code never launches); a lost weak copy's bank
+      // still takes part in the bank merge.
+      auto k = defined_function(name.substr(14));
+      return k && !is_live_function(ctx_, obj_, *k);
+    } else if (kind == SectionKind::Shared)
       fn = name.substr(11);
     else
       return false;
@@ -1366,6 +1373,17 @@ private:
 
   // Pass 3.
   void merge_section_symbols() {
+    // An input's debug sections are created in section-header order, also
+    // those no section symbol names (ptxas writes none for an empty one:
+    // .debug_frame, .nv_debug_info_reg_sass/_type of an input without
+    // device code; testdata/src/empty_debug_sections_g).
+    for (u32 i = 1; i < obj_.elf.sections.size() && i < sec_map_.size(); i++) {
+      const ElfSection &in = in_section(i);
+      if (classify_section(in.name, in.type) != SectionKind::Debug || sec_map_[i] ||
+          is_mercury_section(in) || is_dead_section(i))
+        continue;
+      map_section(i);
+    }
     for (u32 i = 1; i < obj_.symbols.size(); i++) {
       const ElfSymbol &s = obj_.symbols[i];
       if (s.type() != STT_SECTION || s.shndx == SHN_UNDEF || s.shndx >= sec_map_.size())
@@ -1381,6 +1399,8 @@ private:
       }
       OutputSection *sec = map_section(s.shndx);
       sym_map_[i] = sec ? sec->symbol : nullptr;
+      if (sec)
+        sec->input_section_symbol = true;
     }
   }
 
@@ -1674,6 +1694,13 @@ private:
       return;
     }
     bool rela = in.type == SHT_RELA;
+    // sm_75-90: an empty input relocation section (ptxas writes an empty
+    // ".rela.nv.constant2.<k>" for a kernel whose bank holds a jump table,
+    // sm_90) creates no output section: its name is in neither string table
+    // (testdata/src/empty_rela_constant2). On sm_100+ the SASS section
+    // stays when its Mercury twin has entries, so it is created there.
+    if (in.data.empty() && !ctx_.arch.is_mercury())
+      return;
     OutputSection *out = reloc_section_for(ctx_, target, rela);
     if (target->name.starts_with(".nv.constant.optimizer.") && rela &&
         std::find(ctx_.out.optimizer_relas.begin(), ctx_.out.optimizer_relas.end(), out) ==

@@ -508,6 +508,14 @@ void write_output(Context &ctx) {
     // and not for empty memory sections.
     if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind))
       return false;
+    // A debug section no input's section symbol named (an empty
+    // .debug_frame of a link without device code; .nv_debug_info_reg_sass
+    // and _type of a -G link without device code) has none; one that an
+    // input named keeps it even when it ends up empty (sm_100+ FDE
+    // filtering): testdata/src/empty_debug_section_symbols.
+    if (sym->is_section_symbol && sym->section->kind == SectionKind::Debug &&
+        !sym->section->input_section_symbol)
+      return false;
     SectionKind k = sym->is_section_symbol ? sym->section->kind : SectionKind::Other;
     // (sm_100+: a kernel's shared section holding only the reserved prefix
     // counts as empty.)

@@ -272,10 +272,13 @@ void assign_offsets(ElfFile &file, OffsetStyle style) {
     // .nv.merc.debug_str sit where their SASS section is (as ptxas writes
     // them; nvlink keeps that); with -G also .nv.merc.debug_abbrev,
     // .nv.merc.debug_loc, .nv.merc.debug_pubnames and .nv.merc.debug_pubtypes
-    // (not .debug_info, even where its bytes are equal, nor .debug_line or
-    // .nv_debug_line_sass), and .nv.merc.nv_debug_info_reg_type where its
-    // bytes equal the SASS section's (ptxas and nvlink alike).
-    bool reg_type = m.name == ".nv.merc.nv_debug_info_reg_type";
+    // (not .debug_info, even where its bytes are equal), and
+    // .nv.merc.nv_debug_info_reg_type, .nv.merc.debug_line and
+    // .nv.merc.nv_debug_line_sass where their bytes equal the SASS
+    // section's (the line tables: an input without device code, -lineinfo
+    // or -G; ptxas and nvlink alike, testdata/src/empty_lineinfo).
+    bool reg_type = m.name == ".nv.merc.nv_debug_info_reg_type" ||
+                    m.name == ".nv.merc.debug_line" || m.name == ".nv.merc.nv_debug_line_sass";
     if ((m.flags & SHF_CUDA_MERC) &&
         (m.name.starts_with(".nv.merc.nv_debug_ptx_txt.") || m.name == ".nv.merc.debug_str" ||
          m.name == ".nv.merc.debug_abbrev" || m.name == ".nv.merc.debug_loc" ||

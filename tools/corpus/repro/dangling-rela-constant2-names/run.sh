@@ -1,6 +1,6 @@
 #!/bin/bash
 # Reproducer (found by tools/corpus on HeCBench flame-cuda and Rodinia myocyte, sm_90 and
-# sm_90a only): the inputs' kernels have ".rela.nv.constant2.<kernel>" sections that nvlink
+# sm_90a only; fixed, golden case empty_rela_constant2): the inputs' kernels have ".rela.nv.constant2.<kernel>" sections that nvlink
 # drops together with their names; dlink drops the sections too (same section list) but
 # leaves the names ".rela.nv.constant2.<kernel>" in .shstrtab/.strtab, so the string tables
 # and every offset after them differ. Needs the HeCBench snapshot (tools/corpus/manifest).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Reproducer (found by tools/corpus on code-samples posts/printf-alternative): a kernel that
+# Reproducer (found by tools/corpus on code-samples posts/printf-alternative; fixed, kept as a check): a kernel that
 # nvlink prunes (not referenced by host code) leaves its OCG constant bank
 # ".nv.constant2.<kernel>" behind in dlink's output; nvlink drops it with the kernel.
 #   tools/corpus/repro/pruned-kernel-constant2/run.sh [ARCH] [DLINK]
