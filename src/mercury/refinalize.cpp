@@ -36,24 +36,8 @@ using sass::branch_target;
 using sass::is_branch;
 using sass::is_call;
 
-struct Bits {
-  std::vector<u64> w;
-  explicit Bits(size_t n = 0) : w((n + 63) / 64) {}
-  bool test(size_t i) const { return w[i / 64] >> (i % 64) & 1; }
-  void set(size_t i) { w[i / 64] |= u64(1) << (i % 64); }
-  void reset(size_t i) { w[i / 64] &= ~(u64(1) << (i % 64)); }
-  bool operator==(const Bits &o) const { return w == o.w; }
-  void operator|=(const Bits &o) {
-    for (size_t k = 0; k < w.size(); k++)
-      w[k] |= o.w[k];
-  }
-};
-
-struct Producer {
-  size_t insn;
-  bool read; // read scoreboard (else write)
-  unsigned sb;
-};
+using sass::Bits;
+using sass::Producer;
 
 unsigned class_start(const Insn &f, bool read) {
   if (read)

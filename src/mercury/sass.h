@@ -111,4 +111,27 @@ inline std::optional<size_t> branch_target(size_t i, const Instruction &f, size_
 // BSSY: signed byte offset in bits 32-63, relative to the next instruction.
 inline int64_t bssy_offset(u64 lo) { return int64_t(lo) >> 32; }
 
+// Dataflow sets over a kernel's instructions (scoreboard pending sets in the
+// re-finalization model and in the verifier): a fixed-size bit set, and a
+// variable-latency producer (the instruction, its scoreboard and whether it
+// is the read or the write scoreboard).
+struct Bits {
+  std::vector<u64> w;
+  explicit Bits(size_t n = 0) : w((n + 63) / 64) {}
+  bool test(size_t i) const { return w[i / 64] >> (i % 64) & 1; }
+  void set(size_t i) { w[i / 64] |= u64(1) << (i % 64); }
+  void reset(size_t i) { w[i / 64] &= ~(u64(1) << (i % 64)); }
+  bool operator==(const Bits &o) const { return w == o.w; }
+  void operator|=(const Bits &o) {
+    for (size_t k = 0; k < w.size(); k++)
+      w[k] |= o.w[k];
+  }
+};
+
+struct Producer {
+  size_t insn;
+  bool read; // read scoreboard (else write)
+  unsigned sb;
+};
+
 } // namespace dlink::sass

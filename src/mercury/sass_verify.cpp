@@ -23,24 +23,8 @@ constexpr size_t kMaxStateBits = size_t(1) << 26;
 constexpr unsigned kNoControls = 7u | 7u << 3; // wr 7, rd 7, no wait
 constexpr size_t kMaxDelay = 256;              // instructions a wait may move down
 
-struct Bits {
-  std::vector<u64> w;
-  explicit Bits(size_t n = 0) : w((n + 63) / 64) {}
-  bool test(size_t i) const { return w[i / 64] >> (i % 64) & 1; }
-  void set(size_t i) { w[i / 64] |= u64(1) << (i % 64); }
-  void reset(size_t i) { w[i / 64] &= ~(u64(1) << (i % 64)); }
-  bool operator==(const Bits &o) const { return w == o.w; }
-  void operator|=(const Bits &o) {
-    for (size_t k = 0; k < w.size(); k++)
-      w[k] |= o.w[k];
-  }
-};
-
-struct Producer {
-  size_t insn;
-  bool read; // read scoreboard (else write)
-  unsigned sb;
-};
+using sass::Bits;
+using sass::Producer;
 
 std::string at(size_t i) { return fmt::format("{:#x}", i * kInstructionSize); }
 
