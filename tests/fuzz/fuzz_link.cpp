@@ -13,7 +13,7 @@
 // other exception escaping link(), a crash, a leak or undefined behaviour is
 // a finding.
 //
-// sm_100+ jobs run with DLINK_EXPERIMENTAL_MERCURY=1. PTX is never compiled:
+// sm_100+ jobs link as any other (on by default). PTX is never compiled:
 // DLINK_PTXAS names a missing file, so a PTX input is a fatal "ptxas was not
 // found" instead of a ptxas process per run.
 #include "fuzz_common.h"
@@ -86,7 +86,6 @@ void load_jobs() {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  ::setenv("DLINK_EXPERIMENTAL_MERCURY", "1", 1);
   ::setenv("DLINK_PTXAS", "/nonexistent/dlink-fuzz/ptxas", 1);
   load_jobs();
   return 0;
