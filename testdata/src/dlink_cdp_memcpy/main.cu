@@ -1,7 +1,8 @@
 #include <cstdio>
 #include <cstring>
 
-__global__ void device_copies(int *dst, const int *src, int n, char *pitched, size_t pitch);
+__global__ void device_copies(int *dst, const int *src, int n, char *pitched, size_t pitch,
+                              int *status);
 __global__ void set_condition(cudaGraphConditionalHandle handle, const int *flag);
 __global__ void body(int *counter);
 
@@ -58,28 +59,53 @@ static int run_conditional(int flag_value, int *counter_out) {
   return 0;
 }
 
+// Expected byte of row r of the pitched buffer after device_copies: the host
+// fills rows 0-3 with 5; the device sets rows 4-7 to 2, copies rows 0-3 to
+// rows 8-11 (2D) and 12-15 (3D), and sets rows 16-19 to 3.
+static int expected_row_byte(int r) {
+  static const int by_band[5] = {5, 2, 5, 5, 3};
+  return by_band[r / 4];
+}
+
 int main() {
-  const int n = 64;
+  const int n = 64, ops = 6;
+  static const char *const op_names[ops] = {"cudaMemcpyAsync",   "cudaMemsetAsync",
+                                            "cudaMemset2DAsync", "cudaMemcpy2DAsync",
+                                            "cudaMemcpy3DAsync", "cudaMemset3DAsync"};
   int host[2 * n];
   for (int i = 0; i < n; i++) host[i] = i;
-  int *src, *dst;
+  int *src, *dst, *status;
   char *pitched;
   size_t pitch;
   CHECK(cudaMalloc(&src, n * sizeof(int)));
   CHECK(cudaMalloc(&dst, 2 * n * sizeof(int)));
+  CHECK(cudaMalloc(&status, ops * sizeof(int)));
+  CHECK(cudaMemset(status, 0xff, ops * sizeof(int)));
+  CHECK(cudaMemset(dst, 0, 2 * n * sizeof(int)));
   CHECK(cudaMallocPitch(&pitched, &pitch, 16, 20));
   CHECK(cudaMemset2D(pitched, pitch, 0, 16, 20));
+  CHECK(cudaMemset2D(pitched, pitch, 5, 16, 4));
   CHECK(cudaMemcpy(src, host, n * sizeof(int), cudaMemcpyHostToDevice));
-  device_copies<<<1, 32>>>(dst, src, n, pitched, pitch);
+  device_copies<<<1, 32>>>(dst, src, n, pitched, pitch, status);
+  CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
+  int st[ops];
+  CHECK(cudaMemcpy(st, status, sizeof st, cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(host, dst, sizeof host, cudaMemcpyDeviceToHost));
   char rows[20][16];
   CHECK(cudaMemcpy2D(rows, 16, pitched, pitch, 16, 20, cudaMemcpyDeviceToHost));
   int bad = 0;
+  for (int k = 0; k < ops; k++) {
+    if (st[k] != cudaSuccess) {
+      printf("device-side %s returned %d (%s)\n", op_names[k], st[k],
+             cudaGetErrorString((cudaError_t)st[k]));
+      bad++;
+    }
+  }
   for (int i = 0; i < n; i++) bad += host[i] != i || host[n + i] != 0x01010101;
   for (int r = 0; r < 20; r++)
     for (int c = 0; c < 16; c++)
-      bad += rows[r][c] != (r < 16 ? 2 : 3);
+      bad += rows[r][c] != expected_row_byte(r);
   int ran_true = -1, ran_false = -1;
   if (run_conditional(1, &ran_true) || run_conditional(0, &ran_false))
     return 2;
