@@ -3,15 +3,16 @@
 
 namespace dlink {
 
-void Diagnostics::emit(std::string_view tag, std::string_view msg) {
-  *out_ << tool << ' ' << tag << " : " << msg;
-  if (!report_arch.empty())
-    *out_ << " (target: " << report_arch << ")";
-  *out_ << '\n';
+void Diagnostics::emit(DiagnosticRecord::Severity severity, std::string_view tag,
+                       std::string_view msg) {
+  std::string suffix = report_arch.empty() ? "" : " (target: " + report_arch + ")";
+  *out_ << tool << ' ' << tag << " : " << msg << suffix << '\n';
+  if (records)
+    records->push_back({severity, std::string(msg) + suffix});
 }
 
 void Diagnostics::info(std::string_view msg) {
-  emit("info   ", msg);
+  emit(DiagnosticRecord::Severity::Info, "info   ", msg);
 }
 
 void Diagnostics::warning(std::string_view msg) {
@@ -20,7 +21,7 @@ void Diagnostics::warning(std::string_view msg) {
     return;
   }
   if (!suppress_warnings)
-    emit("warning", msg);
+    emit(DiagnosticRecord::Severity::Warning, "warning", msg);
 }
 
 void Diagnostics::warning_always(std::string_view msg) {
@@ -28,16 +29,16 @@ void Diagnostics::warning_always(std::string_view msg) {
     error(msg);
     return;
   }
-  emit("warning", msg);
+  emit(DiagnosticRecord::Severity::Warning, "warning", msg);
 }
 
 void Diagnostics::error(std::string_view msg) {
   errors_++;
-  emit("error  ", msg);
+  emit(DiagnosticRecord::Severity::Error, "error  ", msg);
 }
 
 void Diagnostics::fatal(std::string_view msg) {
-  emit("fatal  ", msg);
+  emit(DiagnosticRecord::Severity::Fatal, "fatal  ", msg);
   out_->flush();
   throw FatalError{};
 }

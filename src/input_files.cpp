@@ -170,15 +170,31 @@ private:
 
   // ---- files given by path ----
 
+  // An input handed to the library API in memory takes the place of the
+  // file of that name. Its identity for "the same archive is read once" is
+  // its position among the memory inputs (device 0 is no real file's).
+  bool read_memory_input(const std::string &path, struct stat &st, std::span<const u8> &bytes) {
+    const auto &inputs = ctx_.opts.embedded.inputs;
+    auto it = inputs.find(path);
+    if (it == inputs.end())
+      return false;
+    st.st_dev = 0;
+    st.st_ino = static_cast<ino_t>(std::distance(inputs.begin(), it)) + 1;
+    bytes = it->second;
+    return true;
+  }
+
   void read_path(const std::string &path) {
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode))
-      diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
     std::span<const u8> bytes;
-    try {
-      bytes = read_file_into_arena(ctx_.arena, path);
-    } catch (const InputError &) {
-      diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
+    if (!read_memory_input(path, st, bytes)) {
+      if (::stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode))
+        diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
+      try {
+        bytes = read_file_into_arena(ctx_.arena, path);
+      } catch (const InputError &) {
+        diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
+      }
     }
     if (bytes.empty())
       return;

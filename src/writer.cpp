@@ -1007,6 +1007,13 @@ private:
 } // namespace
 
 void commit_output(Context &ctx) {
+  if (std::vector<u8> *memory = ctx.opts.embedded.output) { // the library API's output
+    ElfImage image = elf_image(ctx.output_elf);
+    memory->clear();
+    for (std::span<const u8> piece : image.pieces)
+      memory->insert(memory->end(), piece.begin(), piece.end());
+    return;
+  }
   const std::string &path = ctx.opts.output_file;
   std::string tmp = path + ".dlink-tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);

@@ -15,10 +15,17 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlink {
 
 struct FatalError {};
+
+// One message as the library API (include/dlink/dlink.h) hands it out.
+struct DiagnosticRecord {
+  enum class Severity { Info, Warning, Error, Fatal } severity;
+  std::string message; // without the "nvlink error   : " prefix; with -report-arch's suffix
+};
 
 class Diagnostics {
 public:
@@ -32,6 +39,8 @@ public:
   // the driver uses it only for the few warnings it does silence.
   bool disable_infos = false;
   std::string report_arch;         // -report-arch: " (target: sm_90)" suffix
+  // When set, every message is also appended here (the library API).
+  std::vector<DiagnosticRecord> *records = nullptr;
 
   void info(std::string_view msg);
   void warning(std::string_view msg);
@@ -50,7 +59,7 @@ public:
   std::ostream &stream() { return *out_; }
 
 private:
-  void emit(std::string_view tag, std::string_view msg);
+  void emit(DiagnosticRecord::Severity severity, std::string_view tag, std::string_view msg);
   std::ostream *out_;
   int errors_ = 0;
 };

@@ -18,12 +18,25 @@
 #include "dlink/arch.h"
 #include "dlink/diag.h"
 
+#include <cstdint>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace dlink {
+
+// Set by the library API (include/dlink/dlink.h), never by the command line:
+// inputs read from memory and the image returned in memory. Neither changes
+// a byte of the image.
+struct EmbeddedIo {
+  // Input path -> its bytes (owned by the API's link), read instead of the file.
+  std::map<std::string, std::span<const std::uint8_t>, std::less<>> inputs;
+  // When set, the image goes here instead of -o's file.
+  std::vector<std::uint8_t> *output = nullptr;
+};
 
 struct Options {
   std::string program_name = "nvlink"; // basename(argv[0]), recorded in tkinfo
@@ -81,6 +94,8 @@ struct Options {
   bool dlink_no_refinalize = false; // --dlink-no-refinalize: sm_100+ kernels keep ptxas's code (research)
   bool help = false;
   bool version = false;
+
+  EmbeddedIo embedded; // the library API's memory inputs and output
 
   // Notes on the fields above: string fields are empty when the option was
   // not given; -Ofc given without a value is "0"; integer options
