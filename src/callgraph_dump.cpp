@@ -57,7 +57,7 @@ std::string describe_callgraph(const Context &ctx) {
   // order of first appearance (a global name once, each local on its own).
   const KernelFilter filter = kernel_filter(ctx);
   std::vector<const OutputSymbol *> nodes; // nullptr: removed
-  std::unordered_map<std::string_view, size_t> global_node;         // name -> number
+  NameMap<size_t> global_node;         // name -> number
   std::map<std::pair<u32, u32>, size_t> local_node;                 // (input, symbol) -> number
   for (const InputObject *obj : ctx.inputs)
     for (u32 i = 1; i < obj->symbols.size(); i++) {

@@ -163,7 +163,7 @@ public:
 private:
   Context &ctx_;
   std::set<std::pair<dev_t, ino_t>> archives_used_;
-  std::unordered_set<std::string_view> defined_;
+  NameSet defined_;
   std::vector<std::string_view> referenced_;
 
   Diagnostics &diag() { return ctx_.diag; }

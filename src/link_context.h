@@ -15,6 +15,7 @@
 #include "dlink/eiattr.h"
 #include "dlink/elf.h"
 #include "dlink/options.h"
+#include "dlink/name_hash.h"
 
 #include <map>
 #include <set>
@@ -275,9 +276,9 @@ struct OutputModel {
   std::vector<OutputSymbol *> common_symbols;
   std::vector<OutputSymbol *> locals;    // section and local symbols, creation order
   std::vector<OutputSymbol *> globals;   // creation order
-  std::unordered_map<std::string_view, OutputSection *> section_by_name;
-  std::unordered_map<std::string_view, OutputSymbol *> global_by_name;
-  std::unordered_map<std::string_view, OutputSymbol *> extern_shared_by_name;
+  NameMap<OutputSection *> section_by_name;
+  NameMap<OutputSymbol *> global_by_name;
+  NameMap<OutputSymbol *> extern_shared_by_name;
   // Per function: where dynamic shared memory starts for the kernels that
   // reach it (layout).
   std::unordered_map<const OutputSymbol *, u64> dynamic_shared_offset;
@@ -325,7 +326,7 @@ struct OutputModel {
   u64 strtab_slack = 0;
   // sm_100+: kernel parameter banks, created after the globals are fixed.
   std::vector<OutputSection *> deferred_sections;
-  std::unordered_map<std::string_view, OutputSection *> deferred_by_name;
+  NameMap<OutputSection *> deferred_by_name;
   OutputSection *merc_symtab = nullptr;
   // sm_100+ bound texture/sampler/surface references (texture_slots.h): a
   // kernel that gets header-index slots has its parameter bank registered
@@ -412,7 +413,7 @@ struct OutputModel {
   // Every strong global function definition seen so far, dead code included
   // (a duplicate definition is an error even when nothing calls it): the
   // defining input and whether that copy was live.
-  std::unordered_map<std::string, std::pair<const InputObject *, bool>> strong_function_defs;
+  OwnedNameMap<std::pair<const InputObject *, bool>> strong_function_defs;
   // Namespace-scope shared variables as nvlink's symbol checks see them
   // (merge.cpp check_shared_declaration): the input that first mentioned
   // the variable, the size recorded, whether a definition was seen.
@@ -421,7 +422,7 @@ struct OutputModel {
     u64 size = 0;
     bool defined = false;
   };
-  std::unordered_map<std::string, SharedDeclaration> shared_declarations;
+  OwnedNameMap<SharedDeclaration> shared_declarations;
   // Every global variable as first mentioned (merge.cpp check_variable_kind):
   // the input, memory-space bits, managed attribute, kind, size, and whether
   // a definition was seen.
@@ -433,9 +434,9 @@ struct OutputModel {
     u64 size = 0;
     bool defined = false;
   };
-  std::unordered_map<std::string, VariableDeclaration> variable_declarations;
+  OwnedNameMap<VariableDeclaration> variable_declarations;
   // Global function name -> whether its first mention was a kernel.
-  std::unordered_map<std::string, bool> function_is_kernel;
+  OwnedNameMap<bool> function_is_kernel;
   // Membership of prototypes / address_taken (their first element), for O(1) dedup.
   std::unordered_set<const OutputSymbol *> prototype_syms, address_taken_syms;
 

@@ -1083,7 +1083,7 @@ private:
         // A sized `extern` seen after the dynamic one leaves it dynamic (an
         // ordinary dynamic array: the window after the static data).
         OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size);
-        auto prior = ctx_.out.shared_declarations.find(std::string(s.name));
+        auto prior = ctx_.out.shared_declarations.find(s.name);
         const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
                                    !prior->second.size && !prior->second.defined;
         if (!sym->def_order) // where first seen, until defined
@@ -1831,7 +1831,7 @@ private:
   InputObject &obj_;
   std::set<std::string_view> local_function_sections_; // ".text.<f>" of local functions
   // Function name -> symbol index of this input's (first) definition.
-  std::unordered_map<std::string_view, u32> function_definitions_;
+  NameMap<u32> function_definitions_;
   std::map<std::string, OutputSection *> own_info_sections_;
   std::vector<OutputSection *> sec_map_;
   std::vector<u64> sec_off_;
