@@ -39,13 +39,13 @@ using sass::is_call;
 using sass::Bits;
 using sass::Producer;
 
-unsigned class_start(const Insn &f, bool read) {
+unsigned class_start(const Insn &f, bool read, bool crosses_block = false) {
   if (read)
     return 0;
   // Global load, generic load, global atomic (measured: k_tiles' ATOMG and
   // LD take 2 when 0 and 1 are free).
   if (f.op() == 0x981 || f.op() == 0x980 || f.op() == 0x98a)
-    return 2;
+    return crosses_block ? 5 : 2;
   if (f.op() == 0x9a3)
     return 5;
   // 0x9a8 (a global atomic with a result): 5 with a read scoreboard, else 2
@@ -90,6 +90,7 @@ struct Model {
   std::vector<Producer> prods;
   std::vector<std::vector<size_t>> gen; // per instruction: the producers it starts
   size_t np = 0;
+  std::vector<bool> leader; // first instruction of a basic block
 };
 
 // Forward dataflow over producer identities: which are pending on entry to
@@ -127,7 +128,23 @@ bool build_graph(Model &M) {
       edge(i + 1);
     }
   }
+  M.leader.assign(n, false);
+  for (size_t j = 0; j < n; j++) {
+    bool l = M.preds[j].size() != 1 || (j > 0 && is_branch(I[j - 1]));
+    for (const Model::Edge &e : M.preds[j])
+      if (e.from + 1 != j)
+        l = true;
+    M.leader[j] = l;
+  }
   return true;
+}
+
+// Whether producer x is still pending on entry to a basic block.
+bool crosses_block(const Model &M, const Flow &F, size_t x) {
+  for (size_t j = 0; j < M.n; j++)
+    if (M.leader[j] && F.before[j].test(x))
+      return true;
+  return false;
 }
 
 void collect_producers(Model &M) {
@@ -214,7 +231,7 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       if (y < x)
         busy |= 1u << prods[y].sb;
     if (group[x] != x) {
-      unsigned s = class_start(I[i], prods[x].read);
+      unsigned s = class_start(I[i], prods[x].read, crosses_block(M, F, x));
       bool free_left = false;
       for (unsigned k = s; k < 6; k++)
         if (!(busy >> k & 1))
@@ -293,7 +310,7 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
       if (assign[y] >= 0 && (F.in[i].test(y) || (prods[y].insn == i && y < x) ||
                              (co[x].test(y) && group[y] != group[x])))
         busy |= 1u << assign[y];
-    unsigned s = class_start(M.I[i], prods[x].read);
+    unsigned s = class_start(M.I[i], prods[x].read, crosses_block(M, F, x));
     int pick = -1;
     for (unsigned k = s; k < 6 && pick < 0; k++)
       if (!(busy >> k & 1))
@@ -663,7 +680,10 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
   }
   for (size_t i = 0; i < orig->size(); i++)
     if (!((*self)[i] == Controls{(*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait()})) {
-      log::debug("refinalize: kept: ptxas's allocation not reproduced at {:#x}", i * 16);
+      log::debug("refinalize: kept: ptxas's allocation not reproduced at {:#x} (op {:#x}; ptxas wr {} rd {} wait {:#x}, "
+                 "model wr {} rd {} wait {:#x})",
+                 i * 16, (*orig)[i].op(), (*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait(), (*self)[i].wr, (*self)[i].rd,
+                 (*self)[i].wait);
       return false;
     }
   auto split = split_pressure_share(I);
