@@ -215,7 +215,7 @@ Flow pending_flow(const Model &M, bool across_back) {
 // Groups: a producer that takes a scoreboard still pending shares it.
 // nullopt for shares the model does not cover.
 std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, bool drop_first,
-                                                bool keep_pressure_shares) {
+                                                bool keep_pressure_shares, const char **why) {
   const std::vector<Insn> &I = M.I;
   const std::vector<Producer> &prods = M.prods;
   const size_t np = M.np;
@@ -249,7 +249,10 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       // (A share on the virtual index 6 is one split_pressure_share made.)
       if (drop_first && !free_left && sp_pending && s == 0 && prods[x].sb != 6 &&
           !keep_pressure_shares)
+        {
+        *why = "a share for lack of an index while the stack-pointer load is pending";
         return std::nullopt;
+      }
     }
   }
   // A producer sharing the stack-pointer load's scoreboard: such kernels
@@ -257,7 +260,10 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
   if (drop_first && I[0].lo == kStackPointerLoad && !M.gen[0].empty())
     for (size_t x = M.gen[0].back() + 1; x < np; x++)
       if (group[x] == M.gen[0].back())
+        {
+        *why = "a producer on the stack-pointer load's index";
         return std::nullopt;
+      }
   return group;
 }
 
@@ -352,9 +358,10 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
   if (M.np > kMaxProducers || M.n * M.np > kMaxStateBits)
     return fail("too large"); // bounds the dataflow's memory; such kernels are kept
   Flow F = pending_flow(M, false);
-  auto group = share_groups(M, F, drop_first, keep_pressure_shares);
+  const char *share_why = "";
+  auto group = share_groups(M, F, drop_first, keep_pressure_shares, &share_why);
   if (!group)
-    return fail("a share not modelled");
+    return fail(share_why);
   std::vector<Bits> co = interference(M, F, mode);
   auto assign = assign_indices(M, F, *group, co, drop_first, keep_pressure_shares);
   if (!assign)
@@ -542,6 +549,7 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
   std::vector<Pending> pend, pend_at_cand, pend_at_sharer;
   std::vector<size_t> sp_sharers; // take the stack-pointer load's index
   std::optional<size_t> cand;     // shares one while all six are pending
+  bool sharer_with_5_free = false;
   size_t pressure_shares = 0;
   for (size_t i = 0; i < end; i++) {
     const Insn &f = I[i];
@@ -558,11 +566,15 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     }
     // (Only for lack of a free index: launch_params' k_lb, whose predicated
     // LDC takes it with indices free, is not re-finalized by nvlink at all.)
-    if (i > 0 && sp && f.wr() == sp_sb && busy == 63) {
+    // ptxas also shares the stack-pointer load's index with indices 0-4
+    // pending and 5 free (real-world corpus: haxpy, fwt, clenergy).
+    if (i > 0 && sp && f.wr() == sp_sb && (busy == 63 || busy == 31)) {
       if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919)
         return std::nullopt;
       if (sp_sharers.empty())
         pend_at_sharer = pend;
+      if (busy == 31)
+        sharer_with_5_free = true;
       sp_sharers.push_back(i);
     } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63) {
       if (!cand) {
@@ -579,7 +591,16 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     // modelled.
     if (cand && *cand < sp_sharers.front())
       return std::nullopt;
-    if (auto joined = join_unread_sp_sharer(I, sp_sharers, pend_at_sharer, end))
+    // With index 5 free at a sharer, nvlink gives a single sharer an index
+    // of its own (the one the stack-pointer load frees), waited on where the
+    // stack-pointer load was, whatever instruction waits there (fwt's
+    // @P0 BRA). Of two such sharers the second joins another index in
+    // nvlink's output (haxpy); not modelled.
+    if (sharer_with_5_free && sp_sharers.size() != 1)
+      return std::nullopt;
+    if (sharer_with_5_free) {
+      // (the general rule below)
+    } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, pend_at_sharer, end))
       return Split{std::move(*joined), true};
     for (size_t x : sp_sharers)
       if (I[x].op() == 0x919)
@@ -593,7 +614,10 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     for (size_t x : sp_sharers)
       I[x].w = 6;
     size_t left = 0;
-    for (size_t i = sp_sharers.front(); i < end; i++) {
+    // A branch ending the straight-line prefix may carry the wait (fwt's
+    // @P0 BRA); its waits come before it leaves the prefix.
+    size_t last = end < n && is_branch(I[end]) ? end + 1 : end;
+    for (size_t i = sp_sharers.front(); i < last; i++) {
       if (I[i].wait() >> sp_sb & 1 && left) {
         if (I[i].op() == 0x94d)
           return std::nullopt;
