@@ -546,7 +546,7 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     size_t insn;
     unsigned sb;
   };
-  std::vector<Pending> pend, pend_at_cand, pend_at_sharer;
+  std::vector<Pending> pend, pend_at_cand, pend_at_sharer, pend_at_second;
   std::vector<size_t> sp_sharers; // take the stack-pointer load's index
   std::optional<size_t> cand;     // shares one while all six are pending
   bool sharer_with_5_free = false;
@@ -573,6 +573,8 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
         return std::nullopt;
       if (sp_sharers.empty())
         pend_at_sharer = pend;
+      else if (sp_sharers.size() == 1)
+        pend_at_second = pend;
       if (busy == 31)
         sharer_with_5_free = true;
       sp_sharers.push_back(i);
@@ -594,8 +596,20 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     // With index 5 free at a sharer, nvlink gives a single sharer an index
     // of its own (the one the stack-pointer load frees), waited on where the
     // stack-pointer load was, whatever instruction waits there (fwt's
-    // @P0 BRA). Of two such sharers the second joins another index in
-    // nvlink's output (haxpy); not modelled.
+    // @P0 BRA). Of two such sharers, the first does so and the second joins
+    // the lowest index pending there (real-world haxpy and golden case
+    // refin_sp_share_two: the LDCU at 0x90 joins the S2R at 0x10; in the
+    // golden case that is not the index whose next wait comes first).
+    if (sharer_with_5_free && sp_sharers.size() == 2) {
+      unsigned low = 7;
+      for (const Pending &q : pend_at_second)
+        if (q.insn != 0 && q.sb != sp_sb)
+          low = std::min(low, q.sb);
+      if (low == 7)
+        return std::nullopt;
+      I[sp_sharers[1]].w = low;
+      sp_sharers.pop_back();
+    }
     if (sharer_with_5_free && sp_sharers.size() != 1)
       return std::nullopt;
     if (sharer_with_5_free) {
