@@ -39,13 +39,16 @@ using sass::is_call;
 using sass::Bits;
 using sass::Producer;
 
-unsigned class_start(const Insn &f, bool read) {
+unsigned class_start(const Insn &f, bool read, bool crosses_block = false) {
   if (read)
     return 0;
   // Global load, generic load, global atomic (measured: k_tiles' ATOMG and
-  // LD take 2 when 0 and 1 are free).
+  // LD take 2 when 0 and 1 are free). One still pending on entry to another
+  // basic block starts at 5 (measured on the real-world corpus: an
+  // accumulator loaded before a loop and read after it; golden case
+  // refin_ldg_across_blocks).
   if (f.op() == 0x981 || f.op() == 0x980 || f.op() == 0x98a)
-    return 2;
+    return crosses_block ? 5 : 2;
   if (f.op() == 0x9a3)
     return 5;
   // 0x9a8 (a global atomic with a result): 5 with a read scoreboard, else 2
@@ -90,6 +93,7 @@ struct Model {
   std::vector<Producer> prods;
   std::vector<std::vector<size_t>> gen; // per instruction: the producers it starts
   size_t np = 0;
+  std::vector<bool> leader; // first instruction of a basic block
 };
 
 // Forward dataflow over producer identities: which are pending on entry to
@@ -127,7 +131,23 @@ bool build_graph(Model &M) {
       edge(i + 1);
     }
   }
+  M.leader.assign(n, false);
+  for (size_t j = 0; j < n; j++) {
+    bool l = M.preds[j].size() != 1 || (j > 0 && is_branch(I[j - 1]));
+    for (const Model::Edge &e : M.preds[j])
+      if (e.from + 1 != j)
+        l = true;
+    M.leader[j] = l;
+  }
   return true;
+}
+
+// Whether producer x is still pending on entry to a basic block.
+bool crosses_block(const Model &M, const Flow &F, size_t x) {
+  for (size_t j = 0; j < M.n; j++)
+    if (M.leader[j] && F.before[j].test(x))
+      return true;
+  return false;
 }
 
 void collect_producers(Model &M) {
@@ -195,7 +215,7 @@ Flow pending_flow(const Model &M, bool across_back) {
 // Groups: a producer that takes a scoreboard still pending shares it.
 // nullopt for shares the model does not cover.
 std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, bool drop_first,
-                                                bool keep_pressure_shares) {
+                                                bool keep_pressure_shares, const char **why) {
   const std::vector<Insn> &I = M.I;
   const std::vector<Producer> &prods = M.prods;
   const size_t np = M.np;
@@ -214,7 +234,7 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       if (y < x)
         busy |= 1u << prods[y].sb;
     if (group[x] != x) {
-      unsigned s = class_start(I[i], prods[x].read);
+      unsigned s = class_start(I[i], prods[x].read, crosses_block(M, F, x));
       bool free_left = false;
       for (unsigned k = s; k < 6; k++)
         if (!(busy >> k & 1))
@@ -229,7 +249,10 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       // (A share on the virtual index 6 is one split_pressure_share made.)
       if (drop_first && !free_left && sp_pending && s == 0 && prods[x].sb != 6 &&
           !keep_pressure_shares)
+        {
+        *why = "a share for lack of an index while the stack-pointer load is pending";
         return std::nullopt;
+      }
     }
   }
   // A producer sharing the stack-pointer load's scoreboard: such kernels
@@ -237,7 +260,10 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
   if (drop_first && I[0].lo == kStackPointerLoad && !M.gen[0].empty())
     for (size_t x = M.gen[0].back() + 1; x < np; x++)
       if (group[x] == M.gen[0].back())
+        {
+        *why = "a producer on the stack-pointer load's index";
         return std::nullopt;
+      }
   return group;
 }
 
@@ -293,7 +319,7 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
       if (assign[y] >= 0 && (F.in[i].test(y) || (prods[y].insn == i && y < x) ||
                              (co[x].test(y) && group[y] != group[x])))
         busy |= 1u << assign[y];
-    unsigned s = class_start(M.I[i], prods[x].read);
+    unsigned s = class_start(M.I[i], prods[x].read, crosses_block(M, F, x));
     int pick = -1;
     for (unsigned k = s; k < 6 && pick < 0; k++)
       if (!(busy >> k & 1))
@@ -318,21 +344,28 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
 // that shared it (split_pressure_share), so shares for lack of a free index
 // stay as they are.
 std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool drop_first,
-                                              Interference mode, bool keep_pressure_shares = false) {
+                                              Interference mode, bool keep_pressure_shares = false,
+                                              const char **why = nullptr) {
+  auto fail = [&](const char *w) -> std::optional<std::vector<Controls>> {
+    if (why)
+      *why = w;
+    return std::nullopt;
+  };
   Model M{I, I.size()};
   if (!build_graph(M))
-    return std::nullopt;
+    return fail("a branch target outside the code");
   collect_producers(M);
   if (M.np > kMaxProducers || M.n * M.np > kMaxStateBits)
-    return std::nullopt; // bounds the dataflow's memory; such kernels are kept
+    return fail("too large"); // bounds the dataflow's memory; such kernels are kept
   Flow F = pending_flow(M, false);
-  auto group = share_groups(M, F, drop_first, keep_pressure_shares);
+  const char *share_why = "";
+  auto group = share_groups(M, F, drop_first, keep_pressure_shares, &share_why);
   if (!group)
-    return std::nullopt;
+    return fail(share_why);
   std::vector<Bits> co = interference(M, F, mode);
   auto assign = assign_indices(M, F, *group, co, drop_first, keep_pressure_shares);
   if (!assign)
-    return std::nullopt;
+    return fail("no free index");
   // Each instruction's controls: its producers' indices and the indices of
   // what its wait retires.
   std::vector<Controls> res(M.n);
@@ -513,9 +546,10 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     size_t insn;
     unsigned sb;
   };
-  std::vector<Pending> pend, pend_at_cand, pend_at_sharer;
+  std::vector<Pending> pend, pend_at_cand, pend_at_sharer, pend_at_second;
   std::vector<size_t> sp_sharers; // take the stack-pointer load's index
   std::optional<size_t> cand;     // shares one while all six are pending
+  bool sharer_with_5_free = false;
   size_t pressure_shares = 0;
   for (size_t i = 0; i < end; i++) {
     const Insn &f = I[i];
@@ -532,11 +566,17 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     }
     // (Only for lack of a free index: launch_params' k_lb, whose predicated
     // LDC takes it with indices free, is not re-finalized by nvlink at all.)
-    if (i > 0 && sp && f.wr() == sp_sb && busy == 63) {
+    // ptxas also shares the stack-pointer load's index with indices 0-4
+    // pending and 5 free (real-world corpus: haxpy, fwt, clenergy).
+    if (i > 0 && sp && f.wr() == sp_sb && (busy == 63 || busy == 31)) {
       if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919)
         return std::nullopt;
       if (sp_sharers.empty())
         pend_at_sharer = pend;
+      else if (sp_sharers.size() == 1)
+        pend_at_second = pend;
+      if (busy == 31)
+        sharer_with_5_free = true;
       sp_sharers.push_back(i);
     } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63) {
       if (!cand) {
@@ -553,7 +593,28 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     // modelled.
     if (cand && *cand < sp_sharers.front())
       return std::nullopt;
-    if (auto joined = join_unread_sp_sharer(I, sp_sharers, pend_at_sharer, end))
+    // With index 5 free at a sharer, nvlink gives a single sharer an index
+    // of its own (the one the stack-pointer load frees), waited on where the
+    // stack-pointer load was, whatever instruction waits there (fwt's
+    // @P0 BRA). Of two such sharers, the first does so and the second joins
+    // the lowest index pending there (real-world haxpy and golden case
+    // refin_sp_share_two: the LDCU at 0x90 joins the S2R at 0x10; in the
+    // golden case that is not the index whose next wait comes first).
+    if (sharer_with_5_free && sp_sharers.size() == 2) {
+      unsigned low = 7;
+      for (const Pending &q : pend_at_second)
+        if (q.insn != 0 && q.sb != sp_sb)
+          low = std::min(low, q.sb);
+      if (low == 7)
+        return std::nullopt;
+      I[sp_sharers[1]].w = low;
+      sp_sharers.pop_back();
+    }
+    if (sharer_with_5_free && sp_sharers.size() != 1)
+      return std::nullopt;
+    if (sharer_with_5_free) {
+      // (the general rule below)
+    } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, pend_at_sharer, end))
       return Split{std::move(*joined), true};
     for (size_t x : sp_sharers)
       if (I[x].op() == 0x919)
@@ -567,7 +628,10 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     for (size_t x : sp_sharers)
       I[x].w = 6;
     size_t left = 0;
-    for (size_t i = sp_sharers.front(); i < end; i++) {
+    // A branch ending the straight-line prefix may carry the wait (fwt's
+    // @P0 BRA); its waits come before it leaves the prefix.
+    size_t last = end < n && is_branch(I[end]) ? end + 1 : end;
+    for (size_t i = sp_sharers.front(); i < last; i++) {
       if (I[i].wait() >> sp_sb & 1 && left) {
         if (I[i].op() == 0x94d)
           return std::nullopt;
@@ -656,14 +720,18 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
   // backward branch's waits are read (kernels where it does are not
   // reproduced reliably: docs/notes/refinalization.md); otherwise keep the
   // input.
-  auto self = allocate(*orig, false, Interference::kLoopHeader);
+  const char *why = "";
+  auto self = allocate(*orig, false, Interference::kLoopHeader, false, &why);
   if (!self) {
-    log::debug("refinalize: kept: outside the model (self-check)");
+    log::debug("refinalize: kept: outside the model (self-check: {})", why);
     return false;
   }
   for (size_t i = 0; i < orig->size(); i++)
     if (!((*self)[i] == Controls{(*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait()})) {
-      log::debug("refinalize: kept: ptxas's allocation not reproduced at {:#x}", i * 16);
+      log::debug("refinalize: kept: ptxas's allocation not reproduced at {:#x} (op {:#x}; ptxas wr {} rd {} wait {:#x}, "
+                 "model wr {} rd {} wait {:#x})",
+                 i * 16, (*orig)[i].op(), (*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait(), (*self)[i].wr, (*self)[i].rd,
+                 (*self)[i].wait);
       return false;
     }
   auto split = split_pressure_share(I);
@@ -671,10 +739,17 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
     log::debug("refinalize: kept: a pressure share that is not modelled");
     return false;
   }
-  auto fresh = allocate(split->code, true, Interference::kLoopHeader, split->sp_group);
+  auto fresh = allocate(split->code, true, Interference::kLoopHeader, split->sp_group, &why);
   auto cross = allocate(split->code, true, Interference::kAcrossBackEdge, split->sp_group);
   if (!fresh || !cross || *fresh != *cross) {
-    log::debug("refinalize: kept: re-allocation outside the model or depends on the backward-edge reading");
+    if (fresh && cross)
+      for (size_t i = 0; i < I.size(); i++)
+        if (!((*fresh)[i] == (*cross)[i])) {
+          log::debug("refinalize: kept: the re-allocation depends on the backward-edge reading (first at {:#x})",
+                     i * 16);
+          return false;
+        }
+    log::debug("refinalize: kept: re-allocation outside the model ({})", fresh ? "cross-check" : why);
     return false;
   }
   for (size_t i = 0; i < I.size(); i++) {
