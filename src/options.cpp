@@ -69,9 +69,10 @@
 // recorded only with -g, as their basename; the inputs are written without a
 // name, --register-link-binaries as "- <file>", -optf with an empty value.
 // Never recorded: --host-ccbin, --shared, --host-linker-options,
-// --allow-undefined-globals, --force-rela, -h, -V, and dlink's developer
-// options --dlink-time-passes and --dlink-no-refinalize. Not observable: -ghls (no
-// cubin is written) and -uidx (needs a uidx file; recorded here like
+// --allow-undefined-globals, --force-rela, -h, -V, dlink's developer
+// options --dlink-time-passes and --dlink-no-refinalize, and its explanation
+// options --map, --why-extract, --resource-report and --trace-symbol (-y).
+// Not observable: -ghls (no cubin is written) and -uidx (needs a uidx file; recorded here like
 // -nvvmpath, after -optf: UNVERIFIED).
 #include "dlink/options.h"
 
@@ -341,6 +342,16 @@ constexpr OptionSpec kOptions[] = {
      .flag = &Options::dlink_time_passes, .hidden = true},
     {.long_name = "dlink-no-refinalize", .short_name = "dlink-no-refinalize",
      .flag = &Options::dlink_no_refinalize, .hidden = true},
+    // dlink's explanation options (docs/explain-*.md): they write reports
+    // about the link and change no output byte; never recorded.
+    {.long_name = "map", .short_name = "map", .kind = Kind::String,
+     .text = &Options::map_file, .hidden = true},
+    {.long_name = "why-extract", .short_name = "why-extract", .kind = Kind::String,
+     .text = &Options::why_extract_file, .hidden = true},
+    {.long_name = "resource-report", .short_name = "resource-report", .kind = Kind::String,
+     .text = &Options::resource_report_file, .hidden = true},
+    {.long_name = "trace-symbol", .short_name = "y", .kind = Kind::List,
+     .list = &Options::trace_symbols, .hidden = true},
 };
 constexpr size_t kOptionCount = std::size(kOptions);
 
