@@ -141,6 +141,7 @@ struct OptionSpec {
   std::string Options::*text = nullptr;   // String, Int, Enum, IntEnum
   std::vector<std::string> Options::*list = nullptr; // List
   bool hidden = false;                    // accepted, not in --help
+  bool whole = false;                     // List: one item per occurrence, commas kept
   std::string_view help_arg = {};         // "<file name>" in the --help heading
   std::string_view help_heading = {};     // the whole heading, when it is irregular
   std::string_view help = {};             // description lines, without the indent
@@ -351,7 +352,7 @@ constexpr OptionSpec kOptions[] = {
     {.long_name = "resource-report", .short_name = "resource-report", .kind = Kind::String,
      .text = &Options::resource_report_file, .hidden = true},
     {.long_name = "trace-symbol", .short_name = "y", .kind = Kind::List,
-     .list = &Options::trace_symbols, .hidden = true},
+     .list = &Options::trace_symbols, .hidden = true, .whole = true}, // (demangled names have commas)
 };
 constexpr size_t kOptionCount = std::size(kOptions);
 
@@ -574,6 +575,11 @@ private:
     case Kind::List:
     case Kind::OptionsFile: {
       s.given = true;
+      if (spec.whole) {
+        s.items.push_back(value);
+        (o_.*spec.list).push_back(std::move(value));
+        return;
+      }
       std::string_view rest = value;
       while (!rest.empty()) {
         auto comma = rest.find(',');
