@@ -18,6 +18,7 @@
 #include "explain/explain.h"
 
 #include "dead_code.h"
+#include "dlink/eiattr.h"
 
 #include "tools_support/cubin_text.h"
 
@@ -218,17 +219,32 @@ void write_removed(const Context &ctx, std::string &out) {
   out += "  variables: none removed (nvlink keeps every variable)\n\n";
 }
 
+// EIATTR_REGCOUNT of symbol `index` in `obj`, if recorded.
+std::optional<u32> input_regcount(const InputObject &obj, u32 index) {
+  const ElfSection *info = obj.elf.section_named(".nv.info");
+  if (!info)
+    return std::nullopt;
+  try {
+    for (const EiRecord &r : parse_eiattrs(info->data))
+      if (r.attr == EIATTR_REGCOUNT && r.format == EIFMT_SVAL && r.payload.size() >= 8 &&
+          r.payload_u32(0) == index)
+        return r.payload_u32(1);
+  } catch (const std::exception &) {
+  }
+  return std::nullopt;
+}
+
 void write_weak(const Context &ctx, std::string &out) {
   out += "Weak definitions\n";
   // name -> definitions (input, symbol) in link order
-  std::map<std::string_view, std::vector<std::pair<const InputObject *, const ElfSymbol *>>> defs;
+  std::map<std::string_view, std::vector<std::pair<const InputObject *, u32>>> defs;
   std::set<std::string_view> weak;
   for (const InputObject *obj : ctx.inputs)
     for (u32 i = 1; i < obj->symbols.size(); i++) {
       const ElfSymbol &s = obj->symbols[i];
       if (s.bind() == STB_LOCAL || s.shndx == SHN_UNDEF || s.type() == STT_SECTION || s.name.empty())
         continue;
-      defs[s.name].push_back({obj, &s});
+      defs[s.name].push_back({obj, i});
       if (s.bind() == STB_WEAK)
         weak.insert(s.name);
     }
@@ -241,7 +257,7 @@ void write_weak(const Context &ctx, std::string &out) {
     const InputObject *kept = nullptr;
     std::string rule;
     if (auto it = ctx.out.weak_winner.find(name); it != ctx.out.weak_winner.end()) {
-      for (const auto &[obj, s] : list)
+      for (const auto &[obj, index] : list)
         if (obj->index == it->second)
           kept = obj;
       rule = "the copy with the fewest registers (EIATTR_REGCOUNT), the first on ties";
@@ -249,10 +265,13 @@ void write_weak(const Context &ctx, std::string &out) {
       kept = g->second->defined_in;
     }
     out += fmt::format("  {}\n", display_name(name));
-    for (const auto &[obj, s] : list)
-      out += fmt::format("    {}  {:<6} {:<14} size {:>6}  {}\n", obj == kept ? "kept" : "lost",
-                         symbol_bind_name(s->bind()), symbol_type_name(s->type()), s->size,
-                         input_label(*obj));
+    for (const auto &[obj, index] : list) {
+      const ElfSymbol &s = obj->symbols[index];
+      std::optional<u32> regs = s.type() == STT_FUNC ? input_regcount(*obj, index) : std::nullopt;
+      out += fmt::format("    {}  {:<6} {:<14} size {:>6}{}  {}\n", obj == kept ? "kept" : "lost",
+                         symbol_bind_name(s.bind()), symbol_type_name(s.type()), s.size,
+                         regs ? fmt::format("  regs {:>3}", *regs) : "", input_label(*obj));
+    }
     if (!rule.empty())
       out += fmt::format("    rule: {}\n", rule);
     if (kept)
