@@ -150,9 +150,19 @@ CubinResources analyze_cubin_resources(const ElfFile &file) {
     } else if (sec.name == ".nv.global" || sec.name == ".nv.global.init") {
       res.global_bytes += sec.size;
     } else if (sec.type == SHT_CUDA_CALLGRAPH && !sec.name.starts_with(".nv.merc.")) {
-      // Block 1: caller -> callee; block 4: an indirect call site's function
-      // -> each address-taken function of its prototype (both count for the
-      // stack, as nvlink counts them).
+      // Block 1: caller -> callee. Blocks 2 and 3: address-taken functions
+      // and indirect call sites, each with its prototype (a string offset):
+      // an indirect call may reach every address-taken function of its
+      // prototype, and nvlink counts those for the stack too. (Block 4 is
+      // not a call relation.)
+      std::vector<std::pair<u32, u32>> taken, sites;
+      auto add_edge = [&](u32 caller, u32 callee) {
+        if (FunctionResources *f = function_at(caller)) {
+          std::string name = name_of(callee);
+          if (std::find(f->callees.begin(), f->callees.end(), name) == f->callees.end())
+            f->callees.push_back(std::move(name));
+        }
+      };
       int block = 0;
       for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
         u32 a = read_le<u32>(&sec.data[k]);
@@ -161,14 +171,17 @@ CubinResources analyze_cubin_resources(const ElfFile &file) {
           block = -b;
           continue;
         }
-        if (block != 1 && block != 4)
-          continue;
-        if (FunctionResources *f = function_at(a)) {
-          std::string callee = name_of(static_cast<u32>(b));
-          if (std::find(f->callees.begin(), f->callees.end(), callee) == f->callees.end())
-            f->callees.push_back(std::move(callee));
-        }
+        if (block == 1)
+          add_edge(a, static_cast<u32>(b));
+        else if (block == 2)
+          taken.emplace_back(a, static_cast<u32>(b));
+        else if (block == 3)
+          sites.emplace_back(a, static_cast<u32>(b));
       }
+      for (auto [caller, proto] : sites)
+        for (auto [target, target_proto] : taken)
+          if (proto == target_proto)
+            add_edge(caller, target);
     }
   }
   for (FunctionResources &f : res.functions)

@@ -36,7 +36,7 @@ struct FunctionResources {
   std::optional<u32> param_bytes;       // EIATTR_CBANK_PARAM_SIZE
   u64 shared_static = 0;                // size of .nv.shared.<k>
   std::vector<std::pair<u32, u64>> constant_banks; // (N, size) of .nv.constant<N>.<k>
-  std::vector<std::string> callees;     // direct and indirect (prototype-matched), call graph order
+  std::vector<std::string> callees;     // direct, then those its indirect calls may reach (same prototype)
 };
 
 struct CubinResources {

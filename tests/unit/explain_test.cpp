@@ -128,6 +128,9 @@ TEST(Explain, ReportsMatchTheStoredOnes) {
       {"cub_reduce", "sm_90", {"map", "json"}, {"_ZN3cub17CUB_300001_SM_9006detail11EmptyKernelIvEEvv"}},
       {"recursion", "sm_90", {"json"}, {}},
       {"weak_regs", "sm_80", {"map"}, {}},
+      {"thrust_device", "sm_90", {"json"}, {}},
+      {"virtual_funcs", "sm_90", {"json"}, {}},
+      {"indirect_ptx_9", "sm_90", {"json"}, {}},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(std::string(c.job) + "/" + c.arch);
