@@ -168,8 +168,7 @@ void write_symbols(const Context &ctx, bool image, std::string &out) {
         const ElfSymbol &e = syms[i];
         auto it = by_index.find(i);
         const OutputSymbol *s = it != by_index.end() && it->second->name == e.name ? it->second : nullptr;
-        std::string name = e.type() == STT_SECTION ? std::string(section_index_name(elf, e.shndx))
-                                                   : display_name(e.name);
+        std::string name = e.type() == STT_SECTION ? "(section symbol)" : display_name(e.name);
         out += fmt::format("  {:>5}  0x{:08x}  {:>8}  {:<6} {:<14} {:<32} {}{}\n", i, e.value, e.size,
                            symbol_bind_name(e.bind()), symbol_type_name(e.type()),
                            section_index_name(elf, e.shndx), name, defined_in(s));
