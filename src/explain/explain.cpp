@@ -17,14 +17,19 @@ void open_report(const Context &ctx, ExplainState::Report &r, const std::string 
                  std::string_view what) {
   if (path.empty())
     return;
+  // "%a" stands for the -arch value: nvcc runs one device link per target,
+  // each with the same -Xnvlink options ("r.%a.json" -> "r.sm_90.json").
   r.path = path;
-  if (path == "-") {
+  for (size_t at = r.path.find("%a"); at != std::string::npos; at = r.path.find("%a", at))
+    r.path.replace(at, 2, ctx.opts.arch_string), at += ctx.opts.arch_string.size();
+  const std::string &name = r.path;
+  if (name == "-") {
     r.file = stdout;
     return;
   }
-  r.file = std::fopen(path.c_str(), "wb");
+  r.file = std::fopen(name.c_str(), "wb");
   if (!r.file)
-    ctx.diag.fatal(fmt::format("Could not open {} file '{}': {}", what, path, std::strerror(errno)));
+    ctx.diag.fatal(fmt::format("Could not open {} file '{}': {}", what, name, std::strerror(errno)));
 }
 
 // Writes `text` and closes the file; false on a write error.

@@ -176,6 +176,17 @@ TEST(Explain, UnwritableReportIsAFatalErrorBeforeTheLink) {
   EXPECT_NE(r.diagnostics.find("Could not open resource report file '.'"), std::string::npos) << r.diagnostics;
 }
 
+// "%a" in a report's name is the -arch value (one link per arch under nvcc).
+TEST(Explain, ArchPlaceholderInFileNames) {
+  GoldenJob job("cub_reduce", "sm_90");
+  test::LinkRun r = job.run("out.cubin", {"--resource-report=r.%a.json", "--map=%a/%a.map"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.diagnostics.find("Could not open map file 'sm_90/sm_90.map'"), std::string::npos) << r.diagnostics;
+  r = job.run("out.cubin", {"--resource-report=r.%a.json"});
+  ASSERT_EQ(r.status, 0) << r.diagnostics;
+  EXPECT_NE(read_text("r.sm_90.json").find("\"arch\": \"sm_90\""), std::string::npos);
+}
+
 // A failed link still writes the reports, with what was known, and says so.
 TEST(Explain, FailedLinkWritesWhatIsKnown) {
   GoldenJob job("err_undefined", "sm_90");
