@@ -544,7 +544,7 @@ private:
       return;
     const bool system = is_cudadevrt_name(path) && !ctx_.opts.keep_system_libraries;
     for (const ArchiveMember &m : members) {
-      const auto *pending = first_undefined();
+      const auto *pending = system ? first_undefined() : nullptr; // (user archives: every member)
       if (system && !pending)
         break;
       std::string name = fmt::format("{}:{}", path, m.name);

@@ -192,16 +192,26 @@ CubinResources analyze_cubin_resources(const ElfFile &file) {
 
 namespace {
 
-const FunctionResources *find_function(const CubinResources &res, std::string_view name) {
-  for (const FunctionResources &f : res.functions)
-    if (f.name == name)
-      return &f;
-  return nullptr;
-}
+// Functions by name (built once per query: the queries walk the graph).
+class FunctionIndex {
+public:
+  explicit FunctionIndex(const CubinResources &res) {
+    for (const FunctionResources &f : res.functions)
+      by_name_.emplace(f.name, &f);
+  }
+  const FunctionResources *operator()(std::string_view name) const {
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : it->second;
+  }
+
+private:
+  std::unordered_map<std::string_view, const FunctionResources *> by_name_;
+};
 
 } // namespace
 
 bool reaches_recursion(const CubinResources &res, const FunctionResources &root) {
+  const FunctionIndex find_function(res);
   std::map<const FunctionResources *, int> state; // 1: on the path, 2: done
   std::function<bool(const FunctionResources *)> visit = [&](const FunctionResources *f) {
     int &s = state[f];
@@ -211,7 +221,7 @@ bool reaches_recursion(const CubinResources &res, const FunctionResources &root)
       return false;
     s = 1;
     for (const std::string &c : f->callees)
-      if (const FunctionResources *g = find_function(res, c); g && visit(g))
+      if (const FunctionResources *g = find_function(c); g && visit(g))
         return true;
     state[f] = 2;
     return false;
@@ -222,6 +232,7 @@ bool reaches_recursion(const CubinResources &res, const FunctionResources &root)
 std::vector<StackStep> deepest_stack_path(const CubinResources &res, const FunctionResources &kernel) {
   if (reaches_recursion(res, kernel))
     return {};
+  const FunctionIndex find_function(res);
   // Longest frame sum over the (acyclic) graph below the kernel; ties go to
   // the first callee in call-graph order.
   std::map<const FunctionResources *, std::pair<u64, const FunctionResources *>> best;
@@ -231,7 +242,7 @@ std::vector<StackStep> deepest_stack_path(const CubinResources &res, const Funct
     u64 deepest = 0;
     const FunctionResources *next = nullptr;
     for (const std::string &c : f->callees) {
-      const FunctionResources *g = find_function(res, c);
+      const FunctionResources *g = find_function(c);
       if (!g)
         continue;
       u64 d = depth(g);

@@ -19,7 +19,7 @@ namespace {
 bool matches(std::string_view symbol, std::string_view name) {
   if (symbol == name)
     return true;
-  if (!symbol.starts_with("_Z"))
+  if (!symbol.starts_with("_Z") || name.starts_with("_Z")) // (a mangled NAME matches exactly)
     return false;
   std::optional<std::string> d = demangle(symbol);
   return d && *d == name;
