@@ -190,77 +190,73 @@ CubinResources analyze_cubin_resources(const ElfFile &file) {
   return res;
 }
 
-namespace {
-
-// Functions by name (built once per query: the queries walk the graph).
-class FunctionIndex {
-public:
-  explicit FunctionIndex(const CubinResources &res) {
-    for (const FunctionResources &f : res.functions)
-      by_name_.emplace(f.name, &f);
-  }
-  const FunctionResources *operator()(std::string_view name) const {
-    auto it = by_name_.find(name);
-    return it == by_name_.end() ? nullptr : it->second;
-  }
-
-private:
-  std::unordered_map<std::string_view, const FunctionResources *> by_name_;
-};
-
-} // namespace
-
-bool reaches_recursion(const CubinResources &res, const FunctionResources &root) {
-  const FunctionIndex find_function(res);
-  std::map<const FunctionResources *, int> state; // 1: on the path, 2: done
-  std::function<bool(const FunctionResources *)> visit = [&](const FunctionResources *f) {
-    int &s = state[f];
-    if (s == 1)
-      return true;
-    if (s == 2)
-      return false;
-    s = 1;
-    for (const std::string &c : f->callees)
-      if (const FunctionResources *g = find_function(c); g && visit(g))
-        return true;
-    state[f] = 2;
-    return false;
-  };
-  return visit(&root);
-}
-
-std::vector<StackStep> deepest_stack_path(const CubinResources &res, const FunctionResources &kernel) {
-  if (reaches_recursion(res, kernel))
-    return {};
-  const FunctionIndex find_function(res);
-  // Longest frame sum over the (acyclic) graph below the kernel; ties go to
-  // the first callee in call-graph order.
-  std::map<const FunctionResources *, std::pair<u64, const FunctionResources *>> best;
-  std::function<u64(const FunctionResources *)> depth = [&](const FunctionResources *f) -> u64 {
-    if (auto it = best.find(f); it != best.end())
-      return it->second.first;
+// Computed once for the whole graph: per function, whether a call cycle is
+// reachable from it and, below the acyclic ones, the deepest frame sum and
+// the callee that gives it (the first callee in call-graph order on ties).
+StackAnalysis::StackAnalysis(const CubinResources &res) : res_(res) {
+  const size_t n = res.functions.size();
+  std::unordered_map<std::string_view, size_t> index;
+  for (size_t i = 0; i < n; i++)
+    index.emplace(res.functions[i].name, i);
+  std::vector<std::vector<size_t>> callees(n);
+  for (size_t i = 0; i < n; i++)
+    for (const std::string &c : res.functions[i].callees)
+      if (auto it = index.find(c); it != index.end())
+        callees[i].push_back(it->second);
+  enum : u8 { Unseen, Open, Acyclic, Cyclic };
+  std::vector<u8> mark(n, Unseen);
+  cyclic_.assign(n, false);
+  deepest_.assign(n, 0);
+  next_.assign(n, kNone);
+  std::function<void(size_t)> visit = [&](size_t f) {
+    mark[f] = Open;
+    bool cyclic = false;
     u64 deepest = 0;
-    const FunctionResources *next = nullptr;
-    for (const std::string &c : f->callees) {
-      const FunctionResources *g = find_function(c);
-      if (!g)
+    size_t next = kNone;
+    for (size_t g : callees[f]) {
+      if (mark[g] == Unseen)
+        visit(g);
+      if (mark[g] == Open || mark[g] == Cyclic) {
+        cyclic = true;
         continue;
-      u64 d = depth(g);
-      if (!next || d > deepest) {
-        deepest = d;
+      }
+      if (next == kNone || deepest_[g] > deepest) {
+        deepest = deepest_[g];
         next = g;
       }
     }
-    best[f] = {f->frame + deepest, next};
-    return f->frame + deepest;
+    mark[f] = cyclic ? Cyclic : Acyclic;
+    cyclic_[f] = cyclic;
+    deepest_[f] = res_.functions[f].frame + deepest;
+    next_[f] = next;
   };
-  u64 total = depth(&kernel);
-  if (kernel.stack && *kernel.stack != total)
+  for (size_t i = 0; i < n; i++)
+    if (mark[i] == Unseen)
+      visit(i);
+}
+
+size_t StackAnalysis::index_of(const FunctionResources &f) const {
+  return static_cast<size_t>(&f - res_.functions.data());
+}
+
+bool StackAnalysis::recursive(const FunctionResources &f) const { return cyclic_[index_of(f)]; }
+
+std::vector<StackStep> StackAnalysis::deepest_path(const FunctionResources &kernel) const {
+  size_t k = index_of(kernel);
+  if (cyclic_[k] || (kernel.stack && *kernel.stack != deepest_[k]))
     return {};
   std::vector<StackStep> path;
-  for (const FunctionResources *f = &kernel; f; f = best[f].second)
-    path.push_back({f->name, f->frame});
+  for (size_t f = k; f != kNone; f = next_[f])
+    path.push_back({res_.functions[f].name, res_.functions[f].frame});
   return path;
+}
+
+bool reaches_recursion(const CubinResources &res, const FunctionResources &f) {
+  return StackAnalysis(res).recursive(f);
+}
+
+std::vector<StackStep> deepest_stack_path(const CubinResources &res, const FunctionResources &kernel) {
+  return StackAnalysis(res).deepest_path(kernel);
 }
 
 std::string format_res_usage(const CubinResources &res) {

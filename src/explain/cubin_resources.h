@@ -60,8 +60,26 @@ struct StackStep {
 };
 std::vector<StackStep> deepest_stack_path(const CubinResources &res, const FunctionResources &kernel);
 
-// Whether `f` lies on a call cycle reachable from it.
+// Whether a call cycle is reachable from `f`.
 bool reaches_recursion(const CubinResources &res, const FunctionResources &f);
+
+// Both questions for every function of `res` at once (linear in the call
+// graph; the functions above build one per call). `res` must outlive it and
+// the functions asked about must be elements of res.functions.
+class StackAnalysis {
+public:
+  explicit StackAnalysis(const CubinResources &res);
+  bool recursive(const FunctionResources &f) const;
+  std::vector<StackStep> deepest_path(const FunctionResources &kernel) const;
+
+private:
+  static constexpr size_t kNone = ~size_t{0};
+  size_t index_of(const FunctionResources &f) const;
+  const CubinResources &res_;
+  std::vector<bool> cyclic_;
+  std::vector<u64> deepest_;
+  std::vector<size_t> next_;
+};
 
 // cuobjdump -res-usage style text for one cubin ("Resource usage:" block).
 std::string format_res_usage(const CubinResources &res);

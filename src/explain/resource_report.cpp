@@ -72,6 +72,7 @@ std::string describe_resources(const Context &ctx, const LinkOutcome &outcome) {
   for (const FunctionResources &f : res.functions)
     fn[f.name] = &f;
   const u64 reserved = ctx.arch.is_mercury() ? reserved_shared_bytes(ctx) : 0;
+  const StackAnalysis stacks(res);
 
   out += fmt::format("      \"global_bytes\": {},\n", res.global_bytes);
   out += "      \"module_constant_banks\": [";
@@ -101,8 +102,8 @@ std::string describe_resources(const Context &ctx, const LinkOutcome &outcome) {
           visit(g->second);
     };
     visit(&k);
-    const bool recursive = reaches_recursion(res, k);
-    std::vector<StackStep> path = deepest_stack_path(res, k);
+    const bool recursive = stacks.recursive(k);
+    std::vector<StackStep> path = stacks.deepest_path(k);
     const OutputSection *shared = nullptr;
     if (auto it = section_named.find(".nv.shared." + k.name); it != section_named.end())
       shared = it->second;
