@@ -288,7 +288,9 @@ std::string describe_map(const Context &ctx, const LinkOutcome &outcome) {
   out += "# dlink link map (--map; docs/explain-map.md)\n";
   out += fmt::format("# output: {}\n", ctx.opts.output_file);
   out += fmt::format("# arch:   {}\n", ctx.opts.arch_string);
-  if (outcome.linked())
+  if (outcome.linked() && ctx.arch.kind == Arch::Kind::Compute)
+    out += "# status: inputs checked (a compute_XX target: no output is written)\n\n";
+  else if (outcome.linked())
     out += "# status: linked\n\n";
   else
     out += fmt::format("# status: LINK FAILED (exit status {}); what follows is what was known when it stopped\n\n",
