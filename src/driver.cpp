@@ -3,6 +3,7 @@
 #include "dlink/driver.h"
 
 #include "callgraph_dump.h"
+#include "explain/explain.h"
 #include "input_files.h"
 #include "layout.h"
 #include "link_context.h"
@@ -151,6 +152,7 @@ int run_link(Context &ctx) {
   const Options &opts = ctx.opts;
   Diagnostics &diag = ctx.diag;
   check_command_line(ctx);
+  open_explanations(ctx);  // --map, --why-extract, --resource-report files (src/explain)
   write_timing_table(opts, diag);
   Passes pass(ctx);
 
@@ -196,14 +198,28 @@ int link(const Options &opts, Diagnostics &diag, Teardown teardown) {
   auto ctx = std::make_unique<Context>(opts, diag);
   int status;
   try {
-    status = run_link(*ctx);
-  } catch (const InputError &e) {
-    // The validation stage checks the inputs before the merge; a structure
-    // a later stage still finds malformed (a section read by name, whatever
-    // its type) ends the link the same way, never in std::terminate. No
-    // output file exists yet: it is only committed at the end.
-    diag.fatal(fmt::format("Corrupt input file: {}", e.what()));
+    try {
+      status = run_link(*ctx);
+    } catch (const InputError &e) {
+      // The validation stage checks the inputs before the merge; a structure
+      // a later stage still finds malformed (a section read by name, whatever
+      // its type) ends the link the same way, never in std::terminate. No
+      // output file exists yet: it is only committed at the end.
+      diag.fatal(fmt::format("Corrupt input file: {}", e.what()));
+    }
+  } catch (const FatalError &) {
+    // The explanations say what was known when the link stopped.
+    write_explanations(*ctx, {.status = 1, .fatal = true,
+                              .image_built = ctx->output_elf.sections.size() > 1});
+    if (teardown == Teardown::LeaveToExit)
+      state_left_to_exit = ctx.release();
+    throw;
   }
+  // --map, --why-extract, --trace-symbol, --resource-report: reports about
+  // the link, written after it (no output byte depends on them).
+  write_explanations(*ctx, {.status = status, .image_built = ctx->output_elf.sections.size() > 1});
+  if (status == 0 && diag.has_errors())
+    status = diag.exit_code(); // a report could not be written
   if (teardown == Teardown::LeaveToExit)
     state_left_to_exit = ctx.release();
   return status;

@@ -164,7 +164,11 @@ private:
   Context &ctx_;
   std::set<std::pair<dev_t, ino_t>> archives_used_;
   NameSet defined_;
-  std::vector<std::string_view> referenced_;
+  // Global symbols referenced, each with the input that referenced it.
+  std::vector<std::pair<std::string_view, const InputObject *>> referenced_;
+  // Where the cubins read next come from (InputObject::origin; --map).
+  InputOrigin origin_;
+  std::string library_; // the -l name of the archive being read, if any
 
   Diagnostics &diag() { return ctx_.diag; }
 
@@ -198,6 +202,7 @@ private:
     }
     if (bytes.empty())
       return;
+    origin_ = InputOrigin{.file = path, .reason = "given on the command line"};
     const bool archive = is_archive(bytes);
     if (!archive && bytes.size() < kMinInputSize)
       diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
@@ -251,6 +256,7 @@ private:
   }
 
   void read_cubin_file(const std::string &path, std::span<const u8> bytes) {
+    origin_.how = "relocatable cubin";
     ctx_.all_inputs_have_host_refs = false;
     ctx_.link_binary_ids.push_back(registration_id_for_path(path));
     add_cubin(path, bytes, /*by_path=*/true);
@@ -286,6 +292,7 @@ private:
       jit_compile_ptx(ctx_, text, "", path);
       return;
     }
+    origin_.how = "PTX file compiled by ptxas";
     ctx_.all_inputs_have_host_refs = false;
     ctx_.link_binary_ids.push_back(registration_id_for_path(path));
     add_cubin(path, jit_compile_ptx(ctx_, text, "", path), false);
@@ -337,6 +344,7 @@ private:
       fatal2(diag(), fmt::format(nvlink_msg::kCouldNotFindFatbin, name),
              nvlink_msg::kInternalError);
     std::vector<FatbinEntry> entries = parse_fatbin(name, ho.relfatbin_to_eof);
+    origin_.how = "host object";
     use_fatbin(name, entries, member);
   }
 
@@ -395,6 +403,9 @@ private:
         diag().error(nvlink_msg::kUncompressFailed);
       diag().fatal(nvlink_msg::kFatbinaryError);
     }
+    origin_.how = fmt::format("{}fatbin entry {} (sm_{})",
+                              origin_.how.ends_with("host object") ? origin_.how + ", " : "",
+                              entry.is_ptx() ? "PTX, compiled by ptxas" : "cubin", entry.sm);
     if (entry.is_ptx()) {
       std::span<const u8> cubin = jit_compile_ptx(ctx_, entry.ptx_text(), entry.ptxas_options, name);
       add_cubin(name, cubin, false);
@@ -464,6 +475,7 @@ private:
   void add_cubin(std::string_view name, std::span<const u8> bytes, bool by_path) {
     auto *obj = ctx_.arena.make<InputObject>();
     obj->name = std::string(name);
+    obj->origin = origin_;
     obj->bytes = bytes;
     try {
       obj->elf = read_elf(bytes);
@@ -496,16 +508,18 @@ private:
       else if (s.bind() == STB_GLOBAL && !is_driver_function(s.name) &&
                !is_placeholder_name(s.name) &&
                !s.is_shared_variable()) // extern __shared__: resolved by layout, never by archives
-        referenced_.push_back(s.name);
+        referenced_.emplace_back(s.name, obj);
     }
   }
 
-  bool have_undefined() const {
-    for (std::string_view s : referenced_)
-      if (!defined_.count(s))
-        return true;
-    return false;
+  // The first referenced symbol still undefined, if any.
+  const std::pair<std::string_view, const InputObject *> *first_undefined() const {
+    for (const auto &r : referenced_)
+      if (!defined_.count(r.first))
+        return &r;
+    return nullptr;
   }
+  bool have_undefined() const { return first_undefined() != nullptr; }
 
   // ---- archives ----
 
@@ -546,9 +560,23 @@ private:
       return;
     const bool system = is_cudadevrt_name(path) && !ctx_.opts.keep_system_libraries;
     for (const ArchiveMember &m : members) {
-      if (system && !have_undefined())
+      const auto *pending = system ? first_undefined() : nullptr; // (user archives: every member)
+      if (system && !pending)
         break;
       std::string name = fmt::format("{}:{}", path, m.name);
+      origin_ = InputOrigin{.file = path, .member = std::string(m.name)};
+      if (system) {
+        origin_.pending_symbol = std::string(pending->first);
+        origin_.pending_referrer = pending->second->name;
+        origin_.reason = fmt::format(
+            "system library member read while '{}' (referenced by {}) was undefined",
+            pending->first, pending->second->name);
+      } else {
+        origin_.every_member = true;
+        origin_.reason = "member of a user archive (nvlink loads every member of a device archive)";
+      }
+      if (!library_.empty())
+        origin_.reason += fmt::format("; archive found for -l{}", library_);
       if (is_cuda_elf(m.data)) {
         ctx_.all_inputs_have_host_refs = false; // cubins in archives are not linked
         continue;
@@ -613,7 +641,9 @@ private:
         skipping_incompatible(file, lib);
         continue;
       }
+      library_ = lib;
       use_archive(file, members, st);
+      library_.clear();
       return;
     }
   }

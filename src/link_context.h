@@ -30,6 +30,21 @@ namespace dlink {
 
 struct OutputSection;
 struct OutputSymbol;
+struct ExplainState; // src/explain/explain.h
+
+// Where an input came from and why it takes part in the link (recorded by
+// read_inputs for --map and --why-extract; no stage reads it).
+struct InputOrigin {
+  std::string file;   // the file given (an archive for members)
+  std::string member; // archive member, or empty
+  std::string how;    // "cubin", "fatbin entry sm_90", "PTX compiled by ptxas", ...
+  std::string reason; // why it was loaded
+  // cudadevrt members: the undefined symbol pending when it was read and
+  // the input that referenced it.
+  std::string pending_symbol;
+  std::string pending_referrer;
+  bool every_member = false; // a user archive: nvlink loads every member
+};
 
 // One relocatable cubin taking part in the link.
 struct InputObject {
@@ -38,6 +53,7 @@ struct InputObject {
   ElfFile elf;
   std::vector<ElfSymbol> symbols;
   u32 index = 0; // position in link order
+  InputOrigin origin;
 
   // Where merging put this input's symbols and sections (kept for the
   // capsule-Mercury stage, which merges the twin sections afterwards).
@@ -476,6 +492,9 @@ struct Context {
   size_t kept_kernel_count = 0;
   OutputModel out;
   ElfFile output_elf; // the output, its section bytes still in the sections
+  // --map, --why-extract, --trace-symbol, --resource-report (src/explain):
+  // null unless one of them was given. Never read by a stage.
+  std::shared_ptr<ExplainState> explain;
 };
 
 } // namespace dlink

@@ -69,9 +69,10 @@
 // recorded only with -g, as their basename; the inputs are written without a
 // name, --register-link-binaries as "- <file>", -optf with an empty value.
 // Never recorded: --host-ccbin, --shared, --host-linker-options,
-// --allow-undefined-globals, --force-rela, -h, -V, and dlink's developer
-// options --dlink-time-passes and --dlink-no-refinalize. Not observable: -ghls (no
-// cubin is written) and -uidx (needs a uidx file; recorded here like
+// --allow-undefined-globals, --force-rela, -h, -V, dlink's developer
+// options --dlink-time-passes and --dlink-no-refinalize, and its explanation
+// options --map, --why-extract, --resource-report and --trace-symbol (-y).
+// Not observable: -ghls (no cubin is written) and -uidx (needs a uidx file; recorded here like
 // -nvvmpath, after -optf: UNVERIFIED).
 #include "dlink/options.h"
 
@@ -140,6 +141,7 @@ struct OptionSpec {
   std::string Options::*text = nullptr;   // String, Int, Enum, IntEnum
   std::vector<std::string> Options::*list = nullptr; // List
   bool hidden = false;                    // accepted, not in --help
+  bool whole = false;                     // List: one item per occurrence, commas kept
   std::string_view help_arg = {};         // "<file name>" in the --help heading
   std::string_view help_heading = {};     // the whole heading, when it is irregular
   std::string_view help = {};             // description lines, without the indent
@@ -341,6 +343,16 @@ constexpr OptionSpec kOptions[] = {
      .flag = &Options::dlink_time_passes, .hidden = true},
     {.long_name = "dlink-no-refinalize", .short_name = "dlink-no-refinalize",
      .flag = &Options::dlink_no_refinalize, .hidden = true},
+    // dlink's explanation options (docs/explain-*.md): they write reports
+    // about the link and change no output byte; never recorded.
+    {.long_name = "map", .short_name = "map", .kind = Kind::String,
+     .text = &Options::map_file, .hidden = true},
+    {.long_name = "why-extract", .short_name = "why-extract", .kind = Kind::String,
+     .text = &Options::why_extract_file, .hidden = true},
+    {.long_name = "resource-report", .short_name = "resource-report", .kind = Kind::String,
+     .text = &Options::resource_report_file, .hidden = true},
+    {.long_name = "trace-symbol", .short_name = "y", .kind = Kind::List,
+     .list = &Options::trace_symbols, .hidden = true, .whole = true}, // (demangled names have commas)
 };
 constexpr size_t kOptionCount = std::size(kOptions);
 
@@ -563,6 +575,11 @@ private:
     case Kind::List:
     case Kind::OptionsFile: {
       s.given = true;
+      if (spec.whole) {
+        s.items.push_back(value);
+        (o_.*spec.list).push_back(std::move(value));
+        return;
+      }
       std::string_view rest = value;
       while (!rest.empty()) {
         auto comma = rest.find(',');

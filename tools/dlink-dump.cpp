@@ -1,6 +1,15 @@
-// dlink-dump: a readable dump of a cubin (CUDA device ELF).
+// dlink-dump: a readable dump of a cubin (CUDA device ELF), or of the
+// cubins inside a fatbin, a host object or an archive.
 //
-//   dlink-dump FILE [--section NAME]... [--hex]
+//   dlink-dump FILE [--section NAME]... [--hex] [--res-usage]
+//
+// FILE is a cubin, a fatbin, a host object (its __nv_relfatbin and
+// .nv_fatbin containers, every container) or an archive (every member):
+// each cubin found is dumped under a heading that says where it is. PTX
+// entries are listed with their ptxas options; LTO-IR entries are listed.
+// --res-usage prints, instead of the full dump, each cubin's resources per
+// function as `cuobjdump -res-usage` does (REG, STACK, SHARED, LOCAL,
+// CONSTANT[N] ...; docs/explain-dlink-dump.md).
 //
 // Prints the ELF header with e_flags decoded, program headers, the section
 // table with CUDA section types by name, then the decoded contents of every
@@ -14,8 +23,13 @@
 // Malformed input never crashes the tool: a file that cannot be parsed at
 // all prints an error; a section whose contents cannot be decoded prints an
 // error in place and the dump continues. Either way the exit status is 1.
+#include "dlink/archive.h"
+#include "dlink/arena.h"
 #include "dlink/eiattr.h"
 #include "dlink/elf.h"
+#include "dlink/fatbin.h"
+#include "dlink/host_object.h"
+#include "explain/cubin_resources.h"
 #include "tools_support/cubin_text.h"
 
 #include <CLI/CLI.hpp>
@@ -225,14 +239,158 @@ private:
 
 } // namespace
 
-int main(int argc, char **argv) {
-  CLI::App app{"Readable dump of a CUDA cubin"};
-  std::string path;
+namespace {
+
+struct DumpOptions {
   std::vector<std::string> only;
   bool hex = false;
-  app.add_option("file", path, "cubin to dump")->required();
-  app.add_option("--section", only, "only dump the named section (repeatable)");
-  app.add_flag("--hex", hex, "add hex dumps of section bytes");
+  bool res_usage = false;
+};
+
+// Dumps whatever `bytes` holds; `where` names it in headings. Returns the
+// exit status (1: something could not be decoded).
+int dump_any(std::span<const u8> bytes, const std::string &where, const DumpOptions &opts, int depth);
+
+int dump_cubin(std::span<const u8> bytes, const std::string &where, const DumpOptions &opts) {
+  try {
+    ElfFile file = read_elf(bytes);
+    if (opts.res_usage) {
+      CubinResources res = analyze_cubin_resources(file);
+      fmt::print("arch = sm_{}\n{}\n", res.sm, res.executable ? "executable" : "relocatable");
+      fmt::print("{}", format_res_usage(res));
+      return res.notes.empty() ? 0 : 1;
+    }
+    return Dumper(file, opts.only, opts.hex).run();
+  } catch (const std::exception &e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "dlink-dump: error: {}: {}\n", where, e.what());
+    return 1;
+  }
+}
+
+int dump_fatbin(std::span<const u8> bytes, const std::string &where, const DumpOptions &opts, int depth) {
+  Arena arena;
+  std::vector<FatbinEntry> entries;
+  try {
+    entries = read_fatbin(arena, bytes, FatbinReadOptions{.first_container_only = false, .decompress = false});
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "dlink-dump: error: {}: fatbin: {}\n", where, e.what());
+    return 1;
+  }
+  int status = 0;
+  for (size_t i = 0; i < entries.size(); i++) {
+    FatbinEntry &e = entries[i];
+    std::string kind = e.is_elf() ? "ELF" : e.is_ptx() ? "PTX" : e.is_ltoir() ? "LTO-IR" : fmt::format("kind {}", e.kind);
+    std::string title = fmt::format("{} [fatbin container {} entry {}: {} {}{}]", where, e.container_index, i,
+                                    kind, e.arch_name(), e.compressed() ? (e.lz4() ? ", LZ4" : ", zstd") : "");
+    fmt::print("==== {}\n", title);
+    try {
+      decompress_fatbin_entry(arena, e);
+    } catch (const std::exception &x) {
+      fmt::print("  error: {}\n\n", x.what());
+      status = 1;
+      continue;
+    }
+    if (e.is_elf()) {
+      status |= dump_any(e.payload, title, opts, depth + 1);
+    } else if (e.is_ptx()) {
+      std::string_view ptx = e.ptx_text();
+      fmt::print("  PTX, {} bytes, {} lines; ptxas options \"{}\"\n\n", ptx.size(),
+                 std::count(ptx.begin(), ptx.end(), '\n'), e.ptxas_options);
+    } else {
+      fmt::print("  {} bytes{}\n\n", e.payload.size(),
+                 e.cicc_options.empty() ? "" : fmt::format("; options \"{}\"", e.cicc_options));
+    }
+  }
+  return status;
+}
+
+int dump_host_object(std::span<const u8> bytes, const std::string &where, const DumpOptions &opts, int depth) {
+  HostObject ho;
+  try {
+    ho = read_host_object(bytes);
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "dlink-dump: error: {}: host object: {}\n", where, e.what());
+    return 1;
+  }
+  if (!opts.res_usage) {
+    fmt::print("Host object {}: machine {}, {}\n", where, ho.machine, ho.is_relocatable() ? "relocatable" : "not relocatable");
+    for (std::string_view id : ho.module_ids)
+      fmt::print("  __nv_module_id \"{}\"\n", id);
+    if (ho.host_refs.present) {
+      auto list = [](std::string_view what, const std::vector<std::string_view> &v) {
+        for (std::string_view n : v)
+          fmt::print("  {} {}\n", what, n);
+      };
+      list(".nvHRKE", ho.host_refs.kernels_external);
+      list(".nvHRKI", ho.host_refs.kernels_internal);
+      list(".nvHRDE", ho.host_refs.device_external);
+      list(".nvHRDI", ho.host_refs.device_internal);
+      list(".nvHRCE", ho.host_refs.constant_external);
+      list(".nvHRCI", ho.host_refs.constant_internal);
+    }
+    if (!ho.has_relfatbin && !ho.has_nv_fatbin)
+      fmt::print("  no device code (__nv_relfatbin, .nv_fatbin)\n");
+    fmt::print("\n");
+  }
+  int status = 0;
+  if (ho.has_relfatbin)
+    status |= dump_fatbin(ho.relfatbin, where + " __nv_relfatbin", opts, depth + 1);
+  if (ho.has_nv_fatbin)
+    status |= dump_fatbin(ho.nv_fatbin, where + " .nv_fatbin", opts, depth + 1);
+  return status;
+}
+
+int dump_archive(std::span<const u8> bytes, const std::string &where, const DumpOptions &opts, int depth) {
+  Arena arena;
+  std::vector<ArchiveMember> members;
+  try {
+    members = read_archive(arena, bytes, where,
+                           ArchiveReadOptions{.thin_base = ArchiveReadOptions::ThinBase::ArchiveDir,
+                                              .stop_at_non_elf = false});
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "dlink-dump: error: {}: archive: {}\n", where, e.what());
+    return 1;
+  }
+  int status = 0;
+  for (const ArchiveMember &m : members) {
+    std::string name = fmt::format("{}:{}", where, m.name);
+    if (!m.is_elf()) {
+      if (!opts.res_usage)
+        fmt::print("==== {} (not ELF: skipped)\n\n", name);
+      continue;
+    }
+    fmt::print("==== {}\n", name);
+    status |= dump_any(m.data, name, opts, depth + 1);
+  }
+  return status;
+}
+
+int dump_any(std::span<const u8> bytes, const std::string &where, const DumpOptions &opts, int depth) {
+  if (depth > 8) {
+    fmt::print(stderr, "dlink-dump: error: {}: nested too deeply\n", where);
+    return 1;
+  }
+  if (is_archive(bytes))
+    return dump_archive(bytes, where, opts, depth);
+  if (is_fatbin(bytes))
+    return dump_fatbin(bytes, where, opts, depth);
+  if (bytes.size() >= 20 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F' &&
+      is_host_elf(bytes))
+    return dump_host_object(bytes, where, opts, depth);
+  return dump_cubin(bytes, where, opts);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"Readable dump of a CUDA cubin, or of the cubins in a fatbin, host object or archive"};
+  std::string path;
+  DumpOptions opts;
+  app.add_option("file", path, "cubin, fatbin, host object or archive to dump")->required();
+  app.add_option("--section", opts.only, "only dump the named section (repeatable)");
+  app.add_flag("--hex", opts.hex, "add hex dumps of section bytes");
+  app.add_flag("--res-usage", opts.res_usage, "per-function resources, like cuobjdump -res-usage");
   CLI11_PARSE(app, argc, argv);
 
   std::ifstream in(path, std::ios::binary);
@@ -241,12 +399,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::vector<u8> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  try {
-    ElfFile file = read_elf(bytes);
-    return Dumper(file, only, hex).run();
-  } catch (const std::exception &e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "dlink-dump: error: {}: {}\n", path, e.what());
-    return 1;
-  }
+  int status = dump_any(bytes, path, opts, 0);
+  std::fflush(stdout);
+  return status;
 }

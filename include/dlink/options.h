@@ -92,6 +92,12 @@ struct Options {
   // dlink's own hidden developer options (never recorded, not in --help):
   bool dlink_time_passes = false;   // --dlink-time-passes: one stderr line per stage with its time
   bool dlink_no_refinalize = false; // --dlink-no-refinalize: sm_100+ kernels keep ptxas's code (research)
+  // dlink's explanation options (never recorded, not in --help; they
+  // change no output byte; src/explain, docs/explain-*.md). "-" is stdout.
+  std::string map_file;                    // --map
+  std::string why_extract_file;            // --why-extract
+  std::string resource_report_file;        // --resource-report
+  std::vector<std::string> trace_symbols;  // --trace-symbol / -y (repeatable)
   bool help = false;
   bool version = false;
 
