@@ -35,6 +35,7 @@
 #include "dlink/archive.h"
 #include "dlink/fatbin.h"
 #include "dlink/host_object.h"
+#include "lto/lto.h"
 #include "ptx_jit.h"
 #include "registration.h"
 
@@ -237,6 +238,7 @@ private:
   void read_cubin_file(const std::string &path, std::span<const u8> bytes) {
     ctx_.all_inputs_have_host_refs = false;
     ctx_.link_binary_ids.push_back(registration_id_for_path(path));
+    lto::linked_input(ctx_, path, false);
     add_cubin(path, bytes, /*by_path=*/true);
   }
 
@@ -272,6 +274,7 @@ private:
     }
     ctx_.all_inputs_have_host_refs = false;
     ctx_.link_binary_ids.push_back(registration_id_for_path(path));
+    lto::linked_input(ctx_, path, false);
     add_cubin(path, jit_compile_ptx(ctx_, text, "", path), false);
   }
 
@@ -282,6 +285,8 @@ private:
                         bool cudadevrt) {
     if (!member)
       stop_if_reader_failed("elfLink internal error");
+    if (cudadevrt)
+      lto::cudadevrt_seen(ctx_);
     HostObject ho;
     try {
       ho = dlink::read_host_object(bytes);
@@ -354,8 +359,14 @@ private:
   }
 
   void use_fatbin(std::string_view name, std::vector<FatbinEntry> &entries, bool member) {
+    // -lto: dlink links the PTX (or cubin) of an object that also carries
+    // LTO IR, as without -lto (lto/lto.h).
+    const FatbinEntry *ir = ctx_.opts.lto ? lto::select_ltoir_entry(entries, ctx_.arch) : nullptr;
+    const bool cudadevrt = is_cudadevrt_name(name);
     const FatbinEntry *chosen = select_fatbin_entry(entries, ctx_.arch);
     if (!chosen) {
+      if (ir)
+        lto::no_ptx_for_lto_input(ctx_, name, *ir);
       bool lto = false, other = false;
       for (const FatbinEntry &e : entries)
         (e.is_ltoir() ? lto : other) = true;
@@ -380,6 +391,8 @@ private:
       diag().fatal(nvlink_msg::kFatbinaryError);
     }
     if (entry.is_ptx()) {
+      if (!cudadevrt)
+        lto::linked_input(ctx_, name, ir != nullptr);
       std::span<const u8> cubin = jit_compile_ptx(ctx_, entry.ptx_text(), entry.ptxas_options, name);
       add_cubin(name, cubin, false);
       return;
@@ -387,6 +400,8 @@ private:
     check_entry_cubin(name, entry.payload);
     if (entry.payload.size() >= 18 && read_le<u16>(entry.payload.data() + 16) == ET_EXEC)
       return; // executable cubins in fatbins are not linked
+    if (!cudadevrt)
+      lto::linked_input(ctx_, name, ir != nullptr);
     add_cubin(name, entry.payload, false);
   }
 
@@ -528,6 +543,8 @@ private:
     // The same archive file (however it is named) is read only once.
     if (!archives_used_.insert({st.st_dev, st.st_ino}).second)
       return;
+    if (is_cudadevrt_name(path))
+      lto::cudadevrt_seen(ctx_);
     const bool system = is_cudadevrt_name(path) && !ctx_.opts.keep_system_libraries;
     for (const ArchiveMember &m : members) {
       if (system && !have_undefined())
@@ -621,6 +638,7 @@ bool is_cudadevrt_name(std::string_view path) {
 
 void read_inputs(Context &ctx) {
   InputReader(ctx).run();
+  lto::finish_inputs(ctx);
 }
 
 } // namespace dlink
