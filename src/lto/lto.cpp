@@ -81,9 +81,15 @@ void finish_inputs(Context &ctx) {
   }
   if (!ctx.lto.cudadevrt_seen)
     diag.fatal("expected libcudadevrt object");
+  // nvlink -emit-ptx writes libNVVM's PTX as the output file (also for a
+  // compute_XX target).
   if (ctx.opts.emit_ptx)
     diag.fatal("-emit-ptx is not supported by dlink: it cannot compile LTO IR, so there is no "
                "link-time PTX to emit");
+  // A compute_XX target writes no image: nothing is linked without LTO
+  // (nvlink prints nothing either).
+  if (ctx.arch.kind == Arch::Kind::Compute)
+    return;
   const size_t n = ctx.lto.objects.size();
   diag.warning(fmt::format(
       "{} LTO input{} ('{}'{}) linked without link-time optimisation: dlink cannot compile LTO IR "

@@ -120,6 +120,22 @@ TEST(LtoFinish, LtoInputsLinkTheirPtxWithOneWarning) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2);
 }
 
+TEST(LtoFinish, ComputeTargetChecksLibcudadevrtButWarnsNothing) {
+  LtoRun r;
+  Context &ctx = r.make();
+  ctx.arch.kind = Arch::Kind::Compute;
+  lto::linked_input(ctx, "a.o", true);
+  EXPECT_THROW(lto::finish_inputs(ctx), FatalError);
+  EXPECT_EQ(r.err.str(), "nvlink fatal   : expected libcudadevrt object\n");
+  LtoRun q;
+  Context &qctx = q.make();
+  qctx.arch.kind = Arch::Kind::Compute;
+  lto::linked_input(qctx, "a.o", true);
+  lto::cudadevrt_seen(qctx);
+  lto::finish_inputs(qctx);
+  EXPECT_EQ(q.err.str(), "");
+}
+
 TEST(LtoFinish, IrOnlyInputIsRefused) {
   LtoRun r;
   Context &ctx = r.make();
