@@ -93,7 +93,7 @@ void finish_inputs(Context &ctx) {
   const size_t n = ctx.lto.objects.size();
   diag.warning(fmt::format(
       "{} LTO input{} ('{}'{}) linked without link-time optimisation: dlink cannot compile LTO IR "
-      "(libNVVM's public API does not accept it), so it links the PTX {} also carr{}",
+      "(libNVVM's public API does not accept it), so it links the PTX or cubin {} also carr{}",
       n, n == 1 ? "" : "s", ctx.lto.objects.front(), n == 1 ? "" : ", ...",
       n == 1 ? "this input" : "these inputs", n == 1 ? "ies" : "y"));
 }

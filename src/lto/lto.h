@@ -17,11 +17,11 @@
 //     LTO but 'x.o' not built for LTO so doing partial LTO"), the warning
 //     "Ignoring -dlto option because no LTO objects found", then the normal
 //     link; byte-identical.
-//   * LTO inputs that also carry PTX for the target (nvcc -dlto embeds both by
-//     default): nvlink's libcudadevrt check ("expected libcudadevrt object"),
-//     then ONE warning, and the PTX is linked as nvlink links these objects
-//     without -dlto: a correct image without link-time optimisation, not
-//     nvlink's bytes.
+//   * LTO inputs that also carry PTX (nvcc -dlto embeds both by default) or a
+//     cubin for the target: nvlink's libcudadevrt check ("expected libcudadevrt
+//     object"), then ONE warning, and that code is linked as nvlink links these
+//     objects without -dlto: a correct image without link-time optimisation,
+//     not nvlink's bytes (nvlink prefers the LTO IR even over a cubin).
 //   * an LTO input with no usable PTX: a fatal error naming it; no output.
 //
 // libNVVM itself is therefore never loaded; nvlink's own requirement that
