@@ -35,6 +35,7 @@
 #include "dlink/archive.h"
 #include "dlink/fatbin.h"
 #include "dlink/host_object.h"
+#include "lto/lto.h"
 #include "ptx_jit.h"
 #include "registration.h"
 
@@ -259,6 +260,7 @@ private:
     origin_.how = "relocatable cubin";
     ctx_.all_inputs_have_host_refs = false;
     ctx_.link_binary_ids.push_back(registration_id_for_path(path));
+    lto::linked_input(ctx_, path, false);
     add_cubin(path, bytes, /*by_path=*/true);
   }
 
@@ -295,6 +297,7 @@ private:
     origin_.how = "PTX file compiled by ptxas";
     ctx_.all_inputs_have_host_refs = false;
     ctx_.link_binary_ids.push_back(registration_id_for_path(path));
+    lto::linked_input(ctx_, path, false);
     add_cubin(path, jit_compile_ptx(ctx_, text, "", path), false);
   }
 
@@ -305,6 +308,8 @@ private:
                         bool cudadevrt) {
     if (!member)
       stop_if_reader_failed("elfLink internal error");
+    if (cudadevrt)
+      lto::cudadevrt_seen(ctx_);
     HostObject ho;
     try {
       ho = dlink::read_host_object(bytes);
@@ -378,8 +383,14 @@ private:
   }
 
   void use_fatbin(std::string_view name, std::vector<FatbinEntry> &entries, bool member) {
+    // -lto: dlink links the PTX (or cubin) of an object that also carries
+    // LTO IR, as without -lto (lto/lto.h).
+    const FatbinEntry *ir = ctx_.opts.lto ? lto::select_ltoir_entry(entries, ctx_.arch) : nullptr;
+    const bool cudadevrt = is_cudadevrt_name(name);
     const FatbinEntry *chosen = select_fatbin_entry(entries, ctx_.arch);
     if (!chosen) {
+      if (ir)
+        lto::no_ptx_for_lto_input(ctx_, name, *ir);
       bool lto = false, other = false;
       for (const FatbinEntry &e : entries)
         (e.is_ltoir() ? lto : other) = true;
@@ -407,6 +418,8 @@ private:
                               origin_.how.ends_with("host object") ? origin_.how + ", " : "",
                               entry.is_ptx() ? "PTX, compiled by ptxas" : "cubin", entry.sm);
     if (entry.is_ptx()) {
+      if (!cudadevrt)
+        lto::linked_input(ctx_, name, ir != nullptr);
       std::span<const u8> cubin = jit_compile_ptx(ctx_, entry.ptx_text(), entry.ptxas_options, name);
       add_cubin(name, cubin, false);
       return;
@@ -414,6 +427,8 @@ private:
     check_entry_cubin(name, entry.payload);
     if (entry.payload.size() >= 18 && read_le<u16>(entry.payload.data() + 16) == ET_EXEC)
       return; // executable cubins in fatbins are not linked
+    if (!cudadevrt)
+      lto::linked_input(ctx_, name, ir != nullptr);
     add_cubin(name, entry.payload, false);
   }
 
@@ -558,6 +573,8 @@ private:
     // The same archive file (however it is named) is read only once.
     if (!archives_used_.insert({st.st_dev, st.st_ino}).second)
       return;
+    if (is_cudadevrt_name(path))
+      lto::cudadevrt_seen(ctx_);
     const bool system = is_cudadevrt_name(path) && !ctx_.opts.keep_system_libraries;
     for (const ArchiveMember &m : members) {
       const auto *pending = system ? first_undefined() : nullptr; // (user archives: every member)
@@ -667,6 +684,7 @@ bool is_cudadevrt_name(std::string_view path) {
 
 void read_inputs(Context &ctx) {
   InputReader(ctx).run();
+  lto::finish_inputs(ctx);
 }
 
 } // namespace dlink

@@ -490,6 +490,13 @@ struct Context {
   // Set by find_live_functions (dead_code.h): how many kernels the kernel
   // filter keeps (every kernel without pruning).
   size_t kept_kernel_count = 0;
+  // -lto / -dlto (lto/lto.h): the inputs carrying LTO IR, how many linked
+  // inputs do not, and whether a cudadevrt library was read.
+  struct LtoInputs {
+    std::vector<std::string> objects;
+    size_t other_inputs = 0;
+    bool cudadevrt_seen = false;
+  } lto;
   OutputModel out;
   ElfFile output_elf; // the output, its section bytes still in the sections
   // --map, --why-extract, --trace-symbol, --resource-report (src/explain):

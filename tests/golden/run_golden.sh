@@ -198,8 +198,9 @@ echo "live: compiling $case_name for $arch with $cuda/bin/nvcc and linking with 
 CUDA_HOME="$cuda" python3 "$make_golden" --cuda "$cuda" --src "$src" --case "$case_name" --arch "$arch" \
   --dest "$fresh"
 mg_status=$?
-# 77: the recipe's "arches:" line excludes this arch (e.g. clusters need sm_90).
-[ "$mg_status" = $SKIP ] && skip "case $case_name is not built for $arch (case.txt 'arches:')"
+# 77: the recipe's "arches:" line excludes this arch (e.g. clusters need sm_90), or the
+# job is an -dlto link and the toolkit has no libnvvm.so for nvlink (make-golden said which).
+[ "$mg_status" = $SKIP ] && skip "case $case_name is not built for $arch (case.txt 'arches:'), or it needs libNVVM, which this toolkit lacks (see above)"
 [ "$mg_status" = 0 ] || die "tools/make-golden failed for $case_name/$arch (see above)"
 
 # Informational: does the fresh toolchain reproduce the stored golden?
