@@ -11,6 +11,7 @@
 #include "mercury/refinalize.h"
 #include "nv_info.h"
 #include "registration.h"
+#include "relocatable.h"
 #include "relocate.h"
 #include "texture_slots.h"
 #include "writer.h"
@@ -30,8 +31,7 @@ void check_command_line(Context &ctx) {
   if (!ctx.opts.arch)
     ctx.diag.fatal("Unknown arch name '(null)'");
   ctx.arch = *ctx.opts.arch;
-  if (ctx.opts.relocatable)
-    ctx.diag.fatal("-r (relocatable link) is not supported by dlink yet");
+  check_relocatable_command_line(ctx);
   if (ctx.opts.debug)
     ctx.diag.fatal("-g (debug link) is not supported by dlink yet");
   if (ctx.opts.lto)
@@ -146,6 +146,20 @@ private:
   Clock::time_point start_;
 };
 
+// -r: the merged inputs written back in their relocatable form; nothing
+// is laid out, relocated or computed (relocatable.h).
+int run_relocatable_tail(Context &ctx, Passes &pass) {
+  if (!checkpoint(ctx))
+    return finish(ctx);
+  pass("apply_relocations", apply_relocations);            // references into .debug_frame resolved
+  pass("finish_relocatable", finish_relocatable);          // .nv.info records as merged
+  pass("write_output", write_output);                      // section/symbol order, tables, headers, bytes
+  if (!checkpoint(ctx))
+    return finish(ctx);
+  pass("commit_output", commit_output);                    // temp file + rename: never a partial output
+  return finish(ctx);
+}
+
 // The pipeline itself.
 int run_link(Context &ctx) {
   const Options &opts = ctx.opts;
@@ -158,6 +172,8 @@ int run_link(Context &ctx) {
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged
+  if (relocatable_output(ctx))
+    return run_relocatable_tail(ctx, pass);
   pass("resolve_undefined", resolve_undefined);            // undefined references found; symbol set frozen
   if (!checkpoint(ctx) || !ctx.out.undefined_errors.empty())
     return finish_after_errors(ctx);

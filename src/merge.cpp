@@ -21,6 +21,7 @@
 #include "dlink/demangle.h"
 
 #include "dead_code.h"
+#include "relocatable.h"
 #include "dlink/reloc_types.h"
 #include "mercury/frame_merge.h"
 #include "output_model.h"
@@ -1330,6 +1331,9 @@ private:
     bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
                              (names_per_function_bank(sec->name) ||
                               sec->name.starts_with(".nv.constant.optimizer."));
+    // (-r: a kernel's `_param` stays a local symbol of its bank.)
+    if (relocatable_output(ctx_) && sec && sec->name.starts_with(".nv.constant0."))
+      per_function_bank = false;
     bool internal =
         s.name.empty() || !sec || sec->kind == SectionKind::Shared || per_function_bank;
     OutputSymbol *out = nullptr;
@@ -1345,7 +1349,7 @@ private:
     if (!sec)
       return;
     define(out, s, sec, sec_off_[s.shndx]);
-    if (out->type == STT_CUDA_VARIABLE) {
+    if (out->type == STT_CUDA_VARIABLE && !relocatable_output(ctx_)) {
       out->type = STT_OBJECT;
       out->other &= static_cast<u8>(~0xe0);
     }
@@ -1996,7 +2000,8 @@ void merge_inputs(Context &ctx) {
   ctx.out.global_by_name.reserve(symbols);
   create_skeleton(ctx);
   choose_weak_definitions(ctx); // (liveness needs the holders)
-  find_live_functions(ctx);
+  if (!relocatable_output(ctx) || kernel_filter(ctx).mode != KernelFilter::Mode::All)
+    find_live_functions(ctx); // (-r without pruning: every function stays)
   ctx.out.constant_bank.enabled = kernel_filter(ctx).mode != KernelFilter::Mode::All;
   collect_prototype_strings(ctx);
   for (InputObject *obj : ctx.inputs) {

@@ -15,6 +15,7 @@
 
 #include "layout.h"
 #include "output_model.h"
+#include "relocatable.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -720,7 +721,8 @@ void write_output(Context &ctx) {
     }
     if (sec->kind == SectionKind::Note && sec->name == ".note.nv.tkinfo") {
       append_note(sec->data, 2000, tkinfo_desc(ctx));
-      for (auto note : out.input_tkinfo_notes)
+      // (-r: nvlink's own note only.)
+      for (auto note : relocatable_output(ctx) ? decltype(out.input_tkinfo_notes){} : out.input_tkinfo_notes)
         sec->data.insert(sec->data.end(), note.begin(), note.end());
       sec->size = sec->data.size();
     }
@@ -761,7 +763,7 @@ void write_output(Context &ctx) {
   if (ctx.inputs.empty()) {
     elf.ident = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41, 8};
   }
-  elf.type = ET_EXEC;
+  elf.type = relocatable_output(ctx) ? ET_REL : ET_EXEC;
   elf.machine = EM_CUDA;
   elf.version = 1;
   elf.phentsize = kPhdrSize;
@@ -954,7 +956,10 @@ void write_output(Context &ctx) {
     elf.sections[1].file_slack = kMercuryShstrtabSlack;
     elf.sections[find_section(ctx, ".strtab")->index].file_slack = out.strtab_slack;
   }
-  build_program_headers(elf, order);
+  if (relocatable_output(ctx))
+    assign_offsets(elf, OffsetStyle::Linker); // (no program headers)
+  else
+    build_program_headers(elf, order);
 }
 
 namespace {

@@ -1,0 +1,22 @@
+// -r (--relocatable-link): the output is a relocatable cubin, the inputs
+// merged the way an executable link merges them but written in their
+// relocatable form (docs/notes/relocatable.md). The stages of an
+// executable link call the hooks below; the -r-only stages live in
+// relocatable.cpp.
+#pragma once
+
+#include "link_context.h"
+
+namespace dlink {
+
+// Whether this link writes a relocatable cubin.
+inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable; }
+
+// Options and inputs dlink refuses with -r (fatal), checked before reading.
+void check_relocatable_command_line(Context &ctx);
+
+// After the merge: the .nv.info records as nvlink keeps them in a
+// relocatable output (the merged list, most recent first), nothing computed.
+void finish_relocatable(Context &ctx);
+
+} // namespace dlink
