@@ -159,7 +159,8 @@ private:
     const ElfSection &in = in_section(i);
     if (is_mercury_section(in))
       return nullptr; // merged by the capsule-Mercury stage
-    if (is_function_bank(in.name) && !lost_copy_of_unbanked_function(in.name))
+    if (is_function_bank(in.name) && !lost_copy_of_unbanked_function(in.name) &&
+        !relocatable_output(ctx_)) // (-r: an ordinary section)
       return detach_function_bank(i);
     std::string_view name = output_name(in.name);
     OutputSection *out = local_function_sections_.count(name) ? nullptr : find_section(ctx_, name);
@@ -1331,11 +1332,11 @@ private:
     bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
                              (names_per_function_bank(sec->name) ||
                               sec->name.starts_with(".nv.constant.optimizer."));
-    // (-r: a kernel's `_param` stays a local symbol of its bank.)
-    if (relocatable_output(ctx_) && sec && sec->name.starts_with(".nv.constant0."))
-      per_function_bank = false;
-    bool internal =
-        s.name.empty() || !sec || sec->kind == SectionKind::Shared || per_function_bank;
+    // (-r: the variables of per-function banks and shared sections stay
+    // local symbols of their sections.)
+    bool internal = s.name.empty() || !sec ||
+                    (!relocatable_output(ctx_) &&
+                     (sec->kind == SectionKind::Shared || per_function_bank));
     OutputSymbol *out = nullptr;
     if (internal) {
       out = ctx_.arena.make<OutputSymbol>();

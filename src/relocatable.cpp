@@ -14,6 +14,27 @@ void check_relocatable_command_line(Context &ctx) {
   if (ctx.arch.is_mercury())
     ctx.diag.fatal(fmt::format("-r (relocatable link) for {} is not supported by dlink yet",
                                ctx.arch.name()));
+  if (ctx.opts.verbose)
+    ctx.diag.fatal("-r (relocatable link) with -v is not supported by dlink yet");
+}
+
+void refuse_unsupported_relocatable_inputs(Context &ctx) {
+  if (!relocatable_output(ctx))
+    return;
+  auto refuse = [&](const InputObject &in, std::string_view what) {
+    ctx.diag.fatal(fmt::format("-r (relocatable link) of '{}': {} is not supported by dlink yet",
+                               in.name, what));
+  };
+  for (const InputObject *in : ctx.inputs) {
+    if (in->elf.section_named(".nv_debug.shared"))
+      refuse(*in, "shared memory outside a kernel (.nv_debug.shared)");
+    for (const ElfSymbol &s : in->symbols) {
+      if (s.is_shared_variable() && s.shndx == SHN_UNDEF)
+        refuse(*in, fmt::format("the undefined shared variable '{}'", s.name));
+      if (s.name == ".nv.ptx.const0.size")
+        refuse(*in, "a reference to '.nv.ptx.const0.size'");
+    }
+  }
 }
 
 void finish_relocatable(Context &ctx) {
@@ -43,6 +64,10 @@ void finish_relocatable(Context &ctx) {
       sym->value = ~u64{0};
   }
   create_callgraph_sections(ctx);
+  // Every function's prototype is kept (none is called or not yet); an
+  // empty .nv.prototype is not written.
+  if (ctx.out.prototypes.empty())
+    find_section(ctx, ".nv.prototype")->removed = true;
   // Kernels' shared sections that hold nothing are not written.
   for (OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::Shared && sec->size == 0 && sec->shared_vars.empty())

@@ -15,6 +15,12 @@ inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable
 // Options and inputs dlink refuses with -r (fatal), checked before reading.
 void check_relocatable_command_line(Context &ctx);
 
+// Inputs whose relocatable form dlink does not write yet (fatal): shared
+// memory outside a kernel's own section (dynamic `extern __shared__`,
+// namespace- or function-scope `__shared__`: nvlink lays them out even
+// with -r) and `.nv.ptx.const0.size` references. Runs after read_inputs.
+void refuse_unsupported_relocatable_inputs(Context &ctx);
+
 // After the merge: the .nv.info records as nvlink keeps them in a
 // relocatable output (the merged list, most recent first), nothing computed.
 void finish_relocatable(Context &ctx);

@@ -128,11 +128,6 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
         r.type = *plain;
       const RelocDesc *desc = find_reloc(r.type);
       Action action = desc ? decide(r, *desc) : Action::Keep;
-      // -r: only references into non-allocated sections (.debug_frame) are
-      // resolved; everything else waits for the final link.
-      if (action == Action::Apply && relocatable_output(ctx) &&
-          !(r.sym && r.sym->section && !is_allocated(r.sym->section)))
-        action = Action::Keep;
       if (action == Action::Keep || !target->has_file_data()) {
         if (action != Action::Drop)
           kept.push_back(r);
