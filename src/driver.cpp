@@ -152,8 +152,8 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
   if (!checkpoint(ctx))
     return finish(ctx);
   refuse_unsupported_relocatable_inputs(ctx);              // what dlink cannot write yet
-  pass("apply_relocations", apply_relocations);            // references into .debug_frame resolved
-  pass("finish_relocatable", finish_relocatable);          // .nv.info records as merged
+  pass("finish_relocatable", finish_relocatable);          // undefined symbols, EXTERNS, prototypes
+  pass("apply_relocations", apply_relocations);            // bank, shared and .debug_frame references resolved
   pass("write_output", write_output);                      // section/symbol order, tables, headers, bytes
   if (!checkpoint(ctx))
     return finish(ctx);

@@ -2001,8 +2001,8 @@ void merge_inputs(Context &ctx) {
   ctx.out.global_by_name.reserve(symbols);
   create_skeleton(ctx);
   choose_weak_definitions(ctx); // (liveness needs the holders)
-  if (!relocatable_output(ctx) || kernel_filter(ctx).mode != KernelFilter::Mode::All)
-    find_live_functions(ctx); // (-r without pruning: every function stays)
+  if (!relocatable_output(ctx))
+    find_live_functions(ctx); // (-r: every function stays)
   ctx.out.constant_bank.enabled = kernel_filter(ctx).mode != KernelFilter::Mode::All;
   collect_prototype_strings(ctx);
   for (InputObject *obj : ctx.inputs) {

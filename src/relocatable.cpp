@@ -5,6 +5,7 @@
 #include "output_model.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace dlink {
 
@@ -14,6 +15,11 @@ void check_relocatable_command_line(Context &ctx) {
   if (ctx.arch.is_mercury())
     ctx.diag.fatal(fmt::format("-r (relocatable link) for {} is not supported by dlink yet",
                                ctx.arch.name()));
+  // (nvlink keeps every function with -r, even with -kernels-used, but
+  // creates some sections in another order: not reproduced yet.)
+  if (!ctx.opts.kernels_used.empty() || !ctx.opts.variables_used.empty())
+    ctx.diag.fatal("-r (relocatable link) with -kernels-used or -variables-used is not supported "
+                   "by dlink yet");
   if (ctx.opts.verbose)
     ctx.diag.fatal("-r (relocatable link) with -v is not supported by dlink yet");
 }
@@ -33,6 +39,10 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
         refuse(*in, fmt::format("the undefined shared variable '{}'", s.name));
       if (s.name == ".nv.ptx.const0.size")
         refuse(*in, "a reference to '.nv.ptx.const0.size'");
+      // (Texture, sampler and surface references: nvlink resolves some of
+      // their relocations with -r; not reproduced yet.)
+      if (s.type() == STT_CUDA_TEXTURE || s.type() == STT_CUDA_SAMPLER || s.type() == STT_CUDA_SURFACE)
+        refuse(*in, fmt::format("the texture, sampler or surface reference '{}'", s.name));
     }
   }
 }
@@ -64,9 +74,24 @@ void finish_relocatable(Context &ctx) {
       sym->value = ~u64{0};
   }
   create_callgraph_sections(ctx);
-  // Every function's prototype is kept (none is called or not yet); an
-  // empty .nv.prototype is not written.
-  if (ctx.out.prototypes.empty())
+  // Prototypes: every function's but the address-taken ones' (those are
+  // described by the call graph), in the order the functions first appear
+  // in the inputs' symbol tables (link order, then symbol index); an empty
+  // .nv.prototype is not written.
+  OutputModel &out = ctx.out;
+  std::erase_if(out.prototypes, [&](const auto &p) { return out.address_taken_syms.count(p.first); });
+  std::unordered_map<const OutputSymbol *, u64> first_seen;
+  for (const InputObject *in : ctx.inputs)
+    for (size_t i = 0; i < in->sym_map.size(); i++)
+      if (in->sym_map[i])
+        first_seen.try_emplace(in->sym_map[i], (u64(in->index) << 32) | i);
+  auto seen_at = [&](const OutputSymbol *s) {
+    auto it = first_seen.find(s);
+    return it == first_seen.end() ? ~u64{0} : it->second;
+  };
+  std::stable_sort(out.prototypes.begin(), out.prototypes.end(),
+                   [&](const auto &x, const auto &y) { return seen_at(x.first) < seen_at(y.first); });
+  if (out.prototypes.empty())
     find_section(ctx, ".nv.prototype")->removed = true;
   // Kernels' shared sections that hold nothing are not written.
   for (OutputSection *sec : ctx.out.sections)

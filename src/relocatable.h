@@ -21,8 +21,11 @@ void check_relocatable_command_line(Context &ctx);
 // with -r) and `.nv.ptx.const0.size` references. Runs after read_inputs.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
 
-// After the merge: the .nv.info records as nvlink keeps them in a
-// relocatable output (the merged list, most recent first), nothing computed.
+// After the merge, before the relocations: undefined symbols as nvlink
+// writes them (weak references become global, an undefined CUDA
+// variable's value all ones), EXTERNS entries that were defined dropped,
+// prototypes ordered, empty sections dropped. The .nv.info records stay as
+// merged; nothing is laid out or computed.
 void finish_relocatable(Context &ctx);
 
 } // namespace dlink

@@ -128,6 +128,15 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
         r.type = *plain;
       const RelocDesc *desc = find_reloc(r.type);
       Action action = desc ? decide(r, *desc) : Action::Keep;
+      // -r: nvlink resolves a constant-bank reference to an undefined
+      // __constant__ variable, writing bits dlink does not reproduce yet
+      // (docs/notes/relocatable.md).
+      if (action == Action::Keep && relocatable_output(ctx) && r.sym && !r.sym->defined() &&
+          r.sym->type == STT_CUDA_VARIABLE && (r.sym->other & 0xe0) == STO_CUDA_CONSTANT &&
+          (desc->handler == RelocHandler::Linker || desc->handler == RelocHandler::Either))
+        ctx.diag.fatal(fmt::format("-r (relocatable link) with a reference to the undefined "
+                                   "__constant__ variable '{}' is not supported by dlink yet",
+                                   r.sym->name));
       if (action == Action::Keep || !target->has_file_data()) {
         if (action != Action::Drop)
           kept.push_back(r);

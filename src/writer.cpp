@@ -688,10 +688,6 @@ void write_output(Context &ctx) {
     callgraph->size = d.size();
   }
   if (!prototype->removed) {
-    if (relocatable_output(ctx)) // (-r: in .symtab order)
-      std::stable_sort(out.prototypes.begin(), out.prototypes.end(), [](const auto &x, const auto &y) {
-        return (x.first ? x.first->index : 0) < (y.first ? y.first->index : 0);
-      });
     std::vector<u8> &d = prototype->data;
     for (auto &[sym, proto] : out.prototypes) {
       u8 e[8];
