@@ -1334,11 +1334,23 @@ private:
                               sec->name.starts_with(".nv.constant.optimizer."));
     // (-r: the variables of per-function banks and shared sections stay
     // local symbols of their sections.)
-    bool internal = s.name.empty() || !sec ||
-                    (!relocatable_output(ctx_) &&
+    // (-r: `.nv.ptx.const0.size` stays a local symbol, undefined, as a
+    // CUDA variable worth all ones: measured.)
+    bool undefined_internal = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&
+                              (s.other & 3) == 1; // STV_INTERNAL
+    bool kept_undefined = relocatable_output(ctx_) && undefined_internal && !s.name.empty();
+    bool internal = s.name.empty() || (!sec && !kept_undefined) ||
+                    (sec && !relocatable_output(ctx_) &&
                      (sec->kind == SectionKind::Shared || per_function_bank));
     OutputSymbol *out = nullptr;
-    if (internal) {
+    if (kept_undefined) {
+      out = create_local(ctx_, s.name);
+      out->internal_undefined_object = true;
+      out->type = STT_CUDA_VARIABLE;
+      out->other = s.other;
+      out->size = s.size;
+      out->value = ~u64{0};
+    } else if (internal) {
       out = ctx_.arena.make<OutputSymbol>();
       out->name = s.name;
       out->internal_undefined_object = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&

@@ -37,8 +37,6 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
     for (const ElfSymbol &s : in->symbols) {
       if (s.is_shared_variable() && s.shndx == SHN_UNDEF)
         refuse(*in, fmt::format("the undefined shared variable '{}'", s.name));
-      if (s.name == ".nv.ptx.const0.size")
-        refuse(*in, "a reference to '.nv.ptx.const0.size'");
       // (Texture, sampler and surface references: nvlink resolves some of
       // their relocations with -r; not reproduced yet.)
       if (s.type() == STT_CUDA_TEXTURE || s.type() == STT_CUDA_SAMPLER || s.type() == STT_CUDA_SURFACE)
@@ -48,14 +46,14 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
 }
 
 void finish_relocatable(Context &ctx) {
-  // A function's EXTERNS record keeps the symbols still undefined; it
-  // goes when none is left.
+  // A function's EXTERNS record keeps the symbols still undefined and the
+  // kernels (a device-side launch's target); it goes when none is left.
   for (OutputSection *sec : ctx.out.sections) {
     if (sec->kind != SectionKind::FunctionInfo)
       continue;
     for (InfoRecord &r : sec->records)
       if (r.attr == EIATTR_EXTERNS)
-        std::erase_if(r.syms, [](const OutputSymbol *s) { return s && s->defined(); });
+        std::erase_if(r.syms, [](const OutputSymbol *s) { return s && s->defined() && !s->is_entry(); });
     std::erase_if(sec->records, [](const InfoRecord &r) {
       return r.attr == EIATTR_EXTERNS && r.syms.empty();
     });

@@ -18,7 +18,7 @@ void check_relocatable_command_line(Context &ctx);
 // Inputs whose relocatable form dlink does not write yet (fatal): shared
 // memory outside a kernel's own section (dynamic `extern __shared__`,
 // namespace- or function-scope `__shared__`: nvlink lays them out even
-// with -r) and `.nv.ptx.const0.size` references. Runs after read_inputs.
+// with -r), texture/sampler/surface references. Runs after the merge.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
 
 // After the merge, before the relocations: undefined symbols as nvlink
