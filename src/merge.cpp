@@ -1325,8 +1325,13 @@ private:
         !(is_function_bank(in_section(s.shndx).name) &&
           lost_copy_of_unbanked_function(in_section(s.shndx).name)))
       sec = map_section(s.shndx);
-    if (!sec && s.shndx != SHN_UNDEF && s.shndx < sec_map_.size() && is_dead_section(s.shndx))
+    if (!sec && s.shndx != SHN_UNDEF && s.shndx < sec_map_.size() && is_dead_section(s.shndx)) {
       reserve_replaced_kernel_bank(s.shndx);
+      // (-r: the locals of a lost weak kernel copy's parameter bank, its
+      // `_param`, stay symbols of the kept copy's bank.)
+      if (relocatable_output(ctx_) && in_section(s.shndx).name.starts_with(".nv.constant0."))
+        sec = find_section(ctx_, in_section(s.shndx).name);
+    }
     // (Per-function constant banks: ".nv.constant<N>.<f>"; not sm_100+'s
     // ".nv.constant.user", whose local variables are output symbols.)
     bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
@@ -2015,7 +2020,8 @@ void merge_inputs(Context &ctx) {
   choose_weak_definitions(ctx); // (liveness needs the holders)
   if (!relocatable_output(ctx))
     find_live_functions(ctx); // (-r: every function stays)
-  ctx.out.constant_bank.enabled = kernel_filter(ctx).mode != KernelFilter::Mode::All;
+  ctx.out.constant_bank.enabled =
+      kernel_filter(ctx).mode != KernelFilter::Mode::All && !relocatable_output(ctx);
   collect_prototype_strings(ctx);
   for (InputObject *obj : ctx.inputs) {
     InputMerger merger(ctx, *obj);

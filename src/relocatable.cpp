@@ -5,6 +5,8 @@
 #include "output_model.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <unordered_map>
 
 namespace dlink {
@@ -31,6 +33,17 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
     ctx.diag.fatal(fmt::format("-r (relocatable link) of '{}': {} is not supported by dlink yet",
                                in.name, what));
   };
+  // Weak functions with their own constant bank (.nv.constant2.<f>) in
+  // several inputs: nvlink keeps each copy's bank symbols at their own
+  // offsets; not reproduced yet.
+  std::map<std::string_view, int> weak_banks;
+  for (const InputObject *in : ctx.inputs)
+    for (const ElfSymbol &s : in->symbols)
+      if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF &&
+          in->elf.section_named(".nv.constant2." + std::string(s.name)) &&
+          ++weak_banks[s.name] == 2)
+        refuse(*in, fmt::format("the weak function '{}' with its own constant bank in several inputs",
+                                s.name));
   for (const InputObject *in : ctx.inputs) {
     if (in->elf.section_named(".nv_debug.shared"))
       refuse(*in, "shared memory outside a kernel (.nv_debug.shared)");

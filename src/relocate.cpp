@@ -124,10 +124,14 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
     OutputSection *target = sec->target;
     std::vector<OutputReloc> kept;
     for (OutputReloc r : sec->relocs) {
+      const u32 input_type = r.type;
       if (auto plain = unified_reloc_replacement(r.type))
         r.type = *plain;
       const RelocDesc *desc = find_reloc(r.type);
       Action action = desc ? decide(r, *desc) : Action::Keep;
+      // (-r: a kept UNIFIED relocation keeps its type for the final link.)
+      if (action == Action::Keep && relocatable_output(ctx))
+        r.type = input_type;
       // -r: nvlink resolves a constant-bank reference to an undefined
       // __constant__ variable, writing bits dlink does not reproduce yet
       // (docs/notes/relocatable.md).
