@@ -170,6 +170,7 @@ int run_link(Context &ctx) {
   Passes pass(ctx);
 
   pass("read_inputs", read_inputs);                        // files -> relocatable cubins, in link order
+  check_prelinked_inputs(ctx);                             // sm_100+: no relocatable-link outputs yet
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged

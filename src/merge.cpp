@@ -2058,11 +2058,13 @@ void resolve_undefined(Context &ctx) {
   for (OutputSymbol *sym : ctx.out.globals) {
     if (sym->defined())
       continue;
-    if (is_placeholder_name(sym->name) && sym->bind == STB_WEAK) {
+    // (A relocatable link's output makes these references global: the
+    // final link treats them the same; docs/notes/relocatable.md.)
+    if (is_placeholder_name(sym->name)) {
       sym->removed = true;
       continue;
     }
-    if (sym->bind == STB_WEAK) {
+    if (sym->bind == STB_WEAK || sym->name.starts_with(".nv.reservedSmem.")) {
       sym->bind = STB_GLOBAL;
       continue;
     }

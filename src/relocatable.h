@@ -21,6 +21,12 @@ void check_relocatable_command_line(Context &ctx);
 // with -r), texture/sampler/surface references. Runs after the merge.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
 
+// Inputs that are themselves relocatable links' outputs (the command line
+// in their tkinfo note has -r): on sm_100 and newer dlink does not link them
+// yet (fatal; the capsule-Mercury .debug_frame of such an input comes out
+// different). Runs after read_inputs, for every link.
+void check_prelinked_inputs(Context &ctx);
+
 // After the merge, before the relocations: undefined symbols as nvlink
 // writes them (weak references become global, an undefined CUDA
 // variable's value all ones), EXTERNS entries that were defined dropped,
