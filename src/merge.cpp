@@ -965,6 +965,8 @@ private:
         out->type = STT_FUNC;
         out->bind = s.bind();
         out->first_referenced_in = &obj_;
+        if (relocatable_output(ctx_)) // (-r: an undefined kernel stays marked as one)
+          out->other = s.other;
       }
       sym_map_[i] = out;
       if (s.shndx == SHN_UNDEF)

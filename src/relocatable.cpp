@@ -58,6 +58,47 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
   }
 }
 
+namespace {
+
+// Whether the input is a relocatable link's output: the first note of its
+// .note.nv.tkinfo records a command line with -r (nvlink writes its own
+// canonical command line there; ptxas and the compilers have no -r).
+bool written_by_relocatable_link(const InputObject &in) {
+  const ElfSection *sec = in.elf.section_named(".note.nv.tkinfo");
+  if (!sec || sec->type != SHT_NOTE)
+    return false;
+  std::vector<ElfNote> notes = read_notes(*sec);
+  if (notes.empty() || notes[0].type != 2000 || notes[0].desc.size() < 24)
+    return false;
+  std::span<const u8> desc = notes[0].desc;
+  u64 off = u64{read_le<u32>(desc.data() + 20)} + 24; // the command line
+  if (off >= desc.size())
+    return false;
+  std::string_view area(reinterpret_cast<const char *>(desc.data()) + off, desc.size() - off);
+  std::string_view line = area.substr(0, area.find('\0'));
+  for (size_t at = 0; at < line.size();) {
+    size_t end = line.find(' ', at);
+    if (end == std::string_view::npos)
+      end = line.size();
+    if (line.substr(at, end - at) == "-r")
+      return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+} // namespace
+
+void check_prelinked_inputs(Context &ctx) {
+  if (!ctx.arch.is_mercury())
+    return;
+  for (const InputObject *in : ctx.inputs)
+    if (written_by_relocatable_link(*in))
+      ctx.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r); linking "
+                                 "it for {} is not supported by dlink yet",
+                                 in->name, ctx.arch.name()));
+}
+
 void finish_relocatable(Context &ctx) {
   // A function's EXTERNS record keeps the symbols still undefined and the
   // kernels (a device-side launch's target); it goes when none is left.
