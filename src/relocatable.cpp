@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -90,13 +91,27 @@ bool written_by_relocatable_link(const InputObject &in) {
 } // namespace
 
 void check_prelinked_inputs(Context &ctx) {
-  if (!ctx.arch.is_mercury())
-    return;
-  for (const InputObject *in : ctx.inputs)
-    if (written_by_relocatable_link(*in))
+  for (const InputObject *in : ctx.inputs) {
+    if (!written_by_relocatable_link(*in))
+      continue;
+    ctx.out.prelinked_input = true;
+    auto refuse = [&](std::string_view what) {
+      ctx.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r) with {}; "
+                                 "linking it is not supported by dlink yet",
+                                 in->name, what));
+    };
+    // (Measured with tools/two-stage-links: dlink's final image differs.)
+    if (in->elf.section_named(".nv_debug.shared"))
+      refuse("shared memory outside a kernel (.nv_debug.shared)");
+    std::set<std::string_view> names;
+    for (const ElfSection &sec : in->elf.sections)
+      if (!sec.name.empty() && !names.insert(sec.name).second)
+        refuse(fmt::format("two sections named '{}' (local functions of several inputs)", sec.name));
+    if (ctx.arch.is_mercury())
       ctx.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r); linking "
                                  "it for {} is not supported by dlink yet",
                                  in->name, ctx.arch.name()));
+  }
 }
 
 void finish_relocatable(Context &ctx) {
