@@ -15,9 +15,6 @@ namespace dlink {
 void check_relocatable_command_line(Context &ctx) {
   if (!relocatable_output(ctx))
     return;
-  if (ctx.arch.is_mercury())
-    ctx.diag.fatal(fmt::format("-r (relocatable link) for {} is not supported by dlink yet",
-                               ctx.arch.name()));
   // (nvlink keeps every function with -r, even with -kernels-used, but
   // creates some sections in another order: not reproduced yet.)
   if (!ctx.opts.kernels_used.empty() || !ctx.opts.variables_used.empty())
@@ -30,6 +27,10 @@ void check_relocatable_command_line(Context &ctx) {
 void refuse_unsupported_relocatable_inputs(Context &ctx) {
   if (!relocatable_output(ctx))
     return;
+  // (After the merge, so that its errors come first, as with nvlink.)
+  if (ctx.arch.is_mercury())
+    ctx.diag.fatal(fmt::format("-r (relocatable link) for {} is not supported by dlink yet",
+                               ctx.arch.name()));
   auto refuse = [&](const InputObject &in, std::string_view what) {
     ctx.diag.fatal(fmt::format("-r (relocatable link) of '{}': {} is not supported by dlink yet",
                                in.name, what));
