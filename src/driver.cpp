@@ -154,6 +154,8 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
   refuse_unsupported_relocatable_inputs(ctx);              // what dlink cannot write yet
   pass("finish_relocatable", finish_relocatable);          // undefined symbols, EXTERNS, prototypes
   pass("apply_relocations", apply_relocations);            // bank, shared and .debug_frame references resolved
+  if (ctx.opts.verbose)
+    pass("report_resources", report_resources);            // -v: as merged (nothing laid out)
   pass("write_output", write_output);                      // section/symbol order, tables, headers, bytes
   if (!checkpoint(ctx))
     return finish(ctx);

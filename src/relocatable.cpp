@@ -20,8 +20,6 @@ void check_relocatable_command_line(Context &ctx) {
   if (!ctx.opts.kernels_used.empty() || !ctx.opts.variables_used.empty())
     ctx.diag.fatal("-r (relocatable link) with -kernels-used or -variables-used is not supported "
                    "by dlink yet");
-  if (ctx.opts.verbose)
-    ctx.diag.fatal("-r (relocatable link) with -v is not supported by dlink yet");
 }
 
 void refuse_unsupported_relocatable_inputs(Context &ctx) {
