@@ -146,8 +146,9 @@ private:
   Clock::time_point start_;
 };
 
-// -r: the merged inputs written back in their relocatable form; nothing
-// is laid out, relocated or computed (relocatable.h).
+// -r: the merged inputs written back in their relocatable form; nothing is
+// laid out or computed, only the link-time references are resolved
+// (relocatable.h).
 int run_relocatable_tail(Context &ctx, Passes &pass) {
   if (!checkpoint(ctx))
     return finish(ctx);
@@ -172,7 +173,7 @@ int run_link(Context &ctx) {
   Passes pass(ctx);
 
   pass("read_inputs", read_inputs);                        // files -> relocatable cubins, in link order
-  check_prelinked_inputs(ctx);                             // sm_100+: no relocatable-link outputs yet
+  check_prelinked_inputs(ctx);                             // inputs from a -r link: what dlink refuses
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged

@@ -139,6 +139,8 @@ void finish_relocatable(Context &ctx) {
     if (sym->type == STT_CUDA_VARIABLE)
       sym->value = ~u64{0};
   }
+  // .note.nv.tkinfo: nvlink's own note only, not the inputs'.
+  ctx.out.input_tkinfo_notes.clear();
   create_callgraph_sections(ctx);
   // Prototypes: every function's but the address-taken ones' (those are
   // described by the call graph), in the order the functions first appear

@@ -135,7 +135,7 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       // -r: nvlink resolves a constant-bank reference to an undefined
       // __constant__ variable, writing bits dlink does not reproduce yet
       // (docs/notes/relocatable.md).
-      if (action == Action::Keep && relocatable_output(ctx) && r.sym && !r.sym->defined() &&
+      if (action == Action::Keep && relocatable_output(ctx) && desc && r.sym && !r.sym->defined() &&
           r.sym->type == STT_CUDA_VARIABLE && (r.sym->other & 0xe0) == STO_CUDA_CONSTANT &&
           (desc->handler == RelocHandler::Linker || desc->handler == RelocHandler::Either))
         ctx.diag.fatal(fmt::format("-r (relocatable link) with a reference to the undefined "

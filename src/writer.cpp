@@ -721,8 +721,7 @@ void write_output(Context &ctx) {
     }
     if (sec->kind == SectionKind::Note && sec->name == ".note.nv.tkinfo") {
       append_note(sec->data, 2000, tkinfo_desc(ctx));
-      // (-r: nvlink's own note only.)
-      for (auto note : relocatable_output(ctx) ? decltype(out.input_tkinfo_notes){} : out.input_tkinfo_notes)
+      for (auto note : out.input_tkinfo_notes)
         sec->data.insert(sec->data.end(), note.begin(), note.end());
       sec->size = sec->data.size();
     }
@@ -763,7 +762,7 @@ void write_output(Context &ctx) {
   if (ctx.inputs.empty()) {
     elf.ident = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41, 8};
   }
-  elf.type = relocatable_output(ctx) ? ET_REL : ET_EXEC;
+  elf.type = relocatable_output(ctx) ? ET_REL : ET_EXEC; // (-r: relocatable.h)
   elf.machine = EM_CUDA;
   elf.version = 1;
   elf.phentsize = kPhdrSize;
