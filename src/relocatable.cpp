@@ -15,11 +15,6 @@ namespace dlink {
 void check_relocatable_command_line(Context &ctx) {
   if (!relocatable_output(ctx))
     return;
-  // (nvlink keeps every function with -r, even with -kernels-used, but
-  // creates some sections in another order: not reproduced yet.)
-  if (!ctx.opts.kernels_used.empty() || !ctx.opts.variables_used.empty())
-    ctx.diag.fatal("-r (relocatable link) with -kernels-used or -variables-used is not supported "
-                   "by dlink yet");
 }
 
 void refuse_unsupported_relocatable_inputs(Context &ctx) {
