@@ -45,10 +45,6 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
     for (const ElfSymbol &s : in->symbols) {
       if (s.is_shared_variable() && s.shndx == SHN_UNDEF)
         refuse(*in, fmt::format("the undefined shared variable '{}'", s.name));
-      // (Texture, sampler and surface references: nvlink resolves some of
-      // their relocations with -r; not reproduced yet.)
-      if (s.type() == STT_CUDA_TEXTURE || s.type() == STT_CUDA_SAMPLER || s.type() == STT_CUDA_SURFACE)
-        refuse(*in, fmt::format("the texture, sampler or surface reference '{}'", s.name));
     }
   }
 }

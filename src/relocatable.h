@@ -18,7 +18,8 @@ void check_relocatable_command_line(Context &ctx);
 // Inputs whose relocatable form dlink does not write yet (fatal): shared
 // memory outside a kernel's own section (dynamic `extern __shared__`,
 // namespace- or function-scope `__shared__`: nvlink lays them out even
-// with -r), texture/sampler/surface references. Runs after the merge.
+// with -r), a weak function with its own constant bank in several inputs,
+// sm_100 and newer. Runs after the merge.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
 
 // Inputs that are themselves relocatable links' outputs (the command line
