@@ -461,6 +461,9 @@ struct OutputModel {
   // .nv.compat records of the first input that had one.
   std::vector<EiRecord> compat;
   bool have_compat = false;
+  // An input is a relocatable link's output (relocatable.h
+  // check_prelinked_inputs).
+  bool prelinked_input = false;
   u64 compat_0b = 0; // record 0x0b, combined over inputs with code
   bool compat_0b_seen = false;
 

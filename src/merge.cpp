@@ -21,6 +21,7 @@
 #include "dlink/demangle.h"
 
 #include "dead_code.h"
+#include "relocatable.h"
 #include "dlink/reloc_types.h"
 #include "mercury/frame_merge.h"
 #include "output_model.h"
@@ -158,7 +159,8 @@ private:
     const ElfSection &in = in_section(i);
     if (is_mercury_section(in))
       return nullptr; // merged by the capsule-Mercury stage
-    if (is_function_bank(in.name) && !lost_copy_of_unbanked_function(in.name))
+    if (is_function_bank(in.name) && !lost_copy_of_unbanked_function(in.name) &&
+        !relocatable_output(ctx_)) // (-r: an ordinary section)
       return detach_function_bank(i);
     std::string_view name = output_name(in.name);
     OutputSection *out = local_function_sections_.count(name) ? nullptr : find_section(ctx_, name);
@@ -963,6 +965,8 @@ private:
         out->type = STT_FUNC;
         out->bind = s.bind();
         out->first_referenced_in = &obj_;
+        if (relocatable_output(ctx_)) // (-r: an undefined kernel stays marked as one)
+          out->other = s.other;
       }
       sym_map_[i] = out;
       if (s.shndx == SHN_UNDEF)
@@ -1323,17 +1327,37 @@ private:
         !(is_function_bank(in_section(s.shndx).name) &&
           lost_copy_of_unbanked_function(in_section(s.shndx).name)))
       sec = map_section(s.shndx);
-    if (!sec && s.shndx != SHN_UNDEF && s.shndx < sec_map_.size() && is_dead_section(s.shndx))
+    if (!sec && s.shndx != SHN_UNDEF && s.shndx < sec_map_.size() && is_dead_section(s.shndx)) {
       reserve_replaced_kernel_bank(s.shndx);
+      // (-r: the locals of a lost weak kernel copy's parameter bank, its
+      // `_param`, stay symbols of the kept copy's bank.)
+      if (relocatable_output(ctx_) && in_section(s.shndx).name.starts_with(".nv.constant0."))
+        sec = find_section(ctx_, in_section(s.shndx).name);
+    }
     // (Per-function constant banks: ".nv.constant<N>.<f>"; not sm_100+'s
     // ".nv.constant.user", whose local variables are output symbols.)
     bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
                              (names_per_function_bank(sec->name) ||
                               sec->name.starts_with(".nv.constant.optimizer."));
-    bool internal =
-        s.name.empty() || !sec || sec->kind == SectionKind::Shared || per_function_bank;
+    // (-r: the variables of per-function banks and shared sections stay
+    // local symbols of their sections.)
+    // (-r: `.nv.ptx.const0.size` stays a local symbol, undefined, as a
+    // CUDA variable worth all ones: measured.)
+    bool undefined_internal = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&
+                              (s.other & 3) == 1; // STV_INTERNAL
+    bool kept_undefined = relocatable_output(ctx_) && undefined_internal && !s.name.empty();
+    bool internal = s.name.empty() || (!sec && !kept_undefined) ||
+                    (sec && !relocatable_output(ctx_) &&
+                     (sec->kind == SectionKind::Shared || per_function_bank));
     OutputSymbol *out = nullptr;
-    if (internal) {
+    if (kept_undefined) {
+      out = create_local(ctx_, s.name);
+      out->internal_undefined_object = true;
+      out->type = STT_CUDA_VARIABLE;
+      out->other = s.other;
+      out->size = s.size;
+      out->value = ~u64{0};
+    } else if (internal) {
       out = ctx_.arena.make<OutputSymbol>();
       out->name = s.name;
       out->internal_undefined_object = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&
@@ -1345,7 +1369,7 @@ private:
     if (!sec)
       return;
     define(out, s, sec, sec_off_[s.shndx]);
-    if (out->type == STT_CUDA_VARIABLE) {
+    if (out->type == STT_CUDA_VARIABLE && !relocatable_output(ctx_)) {
       out->type = STT_OBJECT;
       out->other &= static_cast<u8>(~0xe0);
     }
@@ -1996,8 +2020,10 @@ void merge_inputs(Context &ctx) {
   ctx.out.global_by_name.reserve(symbols);
   create_skeleton(ctx);
   choose_weak_definitions(ctx); // (liveness needs the holders)
-  find_live_functions(ctx);
-  ctx.out.constant_bank.enabled = kernel_filter(ctx).mode != KernelFilter::Mode::All;
+  if (!relocatable_output(ctx))
+    find_live_functions(ctx); // (-r: every function stays)
+  ctx.out.constant_bank.enabled =
+      kernel_filter(ctx).mode != KernelFilter::Mode::All && !relocatable_output(ctx);
   collect_prototype_strings(ctx);
   for (InputObject *obj : ctx.inputs) {
     InputMerger merger(ctx, *obj);
@@ -2034,11 +2060,13 @@ void resolve_undefined(Context &ctx) {
   for (OutputSymbol *sym : ctx.out.globals) {
     if (sym->defined())
       continue;
-    if (is_placeholder_name(sym->name) && sym->bind == STB_WEAK) {
+    // (A relocatable link's output makes these references global: the
+    // final link treats them the same; docs/notes/relocatable.md.)
+    if (is_placeholder_name(sym->name)) {
       sym->removed = true;
       continue;
     }
-    if (sym->bind == STB_WEAK) {
+    if (sym->bind == STB_WEAK || sym->name.starts_with(".nv.reservedSmem.")) {
       sym->bind = STB_GLOBAL;
       continue;
     }

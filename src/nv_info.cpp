@@ -260,6 +260,15 @@ void build_nv_info(Context &ctx) {
   // contributed, the record goes to the end, reversed (created there if the
   // kernel had none). Probes: lib.o kx.o gives kx [malloc, vprintf], kx.o
   // lib.o [vprintf, malloc]; docs/notes/inputs.md §10.
+  // With a relocatable link's output among the inputs, the order in which
+  // several functions' entries are gathered is not measured (nvlink's
+  // differs from the definition order used here): refused.
+  auto refuse_gathering_if_prelinked = [&](const OutputSymbol *kernel, size_t contributors) {
+    if (ctx.out.prelinked_input && contributors >= 2)
+      ctx.diag.fatal(fmt::format("the EXTERNS record of '{}' gathers the entries of several functions "
+                                 "of a relocatable link's output (-r); not supported by dlink yet",
+                                 kernel->name));
+  };
   auto single_kernel_externs = [&](const OutputSymbol *kernel, bool &others) {
     std::vector<const OutputSymbol *> functions;
     for (const auto &[f, list] : externs_of)
@@ -269,12 +278,18 @@ void build_nv_info(Context &ctx) {
               [](const OutputSymbol *a, const OutputSymbol *b) { return a->def_order < b->def_order; });
     std::vector<OutputSymbol *> list;
     others = false;
-    for (const OutputSymbol *f : functions)
+    size_t contributors = 0;
+    for (const OutputSymbol *f : functions) {
+      bool contributed = false;
       for (OutputSymbol *s : externs_of[f])
         if (s && external(s) && std::find(list.begin(), list.end(), s) == list.end()) {
           list.push_back(s);
           others = others || f != kernel;
+          contributed = true;
         }
+      contributors += contributed ? 1 : 0;
+    }
+    refuse_gathering_if_prelinked(kernel, contributors);
     return list;
   };
 
@@ -342,12 +357,17 @@ void build_nv_info(Context &ctx) {
         for (OutputSymbol *s : r.syms)
           if (s && external(s) && !listed(s))
             own.push_back(s);
+        size_t contributors = 0;
         if (sec->func && sec->func->is_entry() &&
             !(sec->func->non_root_entry && root_kernel_count == 1))
-          for (const OutputSymbol *f : reached_functions(sec->func))
+          for (const OutputSymbol *f : reached_functions(sec->func)) {
+            size_t before = add.size();
             for (OutputSymbol *s : externs_of[f])
               if (s && external(s) && !listed(s))
                 add.push_back(s);
+            contributors += add.size() > before ? 1 : 0;
+          }
+        refuse_gathering_if_prelinked(sec->func, contributors + (own.empty() ? 0 : 1));
         r.syms = own;
         r.syms.insert(r.syms.end(), add.begin(), add.end());
         if (r.syms.empty())
@@ -373,10 +393,15 @@ void build_nv_info(Context &ctx) {
       InfoRecord r;
       r.format = EIFMT_SVAL;
       r.attr = EIATTR_EXTERNS;
-      for (const OutputSymbol *f : reached_functions(sec->func))
+      size_t contributors = 0;
+      for (const OutputSymbol *f : reached_functions(sec->func)) {
+        size_t before = r.syms.size();
         for (OutputSymbol *e : externs_of[f])
           if (e && external(e) && std::find(r.syms.begin(), r.syms.end(), e) == r.syms.end())
             r.syms.push_back(e);
+        contributors += r.syms.size() > before ? 1 : 0;
+      }
+      refuse_gathering_if_prelinked(sec->func, contributors);
       if (!r.syms.empty()) {
         r.value = static_cast<u16>(4 * r.syms.size());
         r.payload.assign(4 * r.syms.size(), 0);

@@ -16,7 +16,9 @@
 
 #include "dlink/reloc_types.h"
 #include "layout.h"
+#include "relocatable.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace dlink {
@@ -123,10 +125,26 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
     OutputSection *target = sec->target;
     std::vector<OutputReloc> kept;
     for (OutputReloc r : sec->relocs) {
+      const u32 input_type = r.type;
       if (auto plain = unified_reloc_replacement(r.type))
         r.type = *plain;
       const RelocDesc *desc = find_reloc(r.type);
       Action action = desc ? decide(r, *desc) : Action::Keep;
+      // -r: references to bound texture, sampler and surface references
+      // are resolved with S = 0 (the undefined symbol's value) and dropped,
+      // as nvlink does (docs/notes/relocatable.md).
+      if (action == Action::Keep && relocatable_output(ctx) && desc && r.sym &&
+          is_bound_texture_type(r.sym->type))
+        action = Action::Apply;
+      // (-r: a kept UNIFIED relocation keeps its type for the final link.)
+      if (action == Action::Keep && relocatable_output(ctx))
+        r.type = input_type;
+      // -r: a constant-bank reference to an undefined __constant__ variable
+      // is resolved too, with S = the symbol's value (all ones).
+      if (action == Action::Keep && relocatable_output(ctx) && desc && r.sym && !r.sym->defined() &&
+          r.sym->type == STT_CUDA_VARIABLE && (r.sym->other & 0xe0) == STO_CUDA_CONSTANT &&
+          (desc->handler == RelocHandler::Linker || desc->handler == RelocHandler::Either))
+        action = Action::Apply;
       if (action == Action::Keep || !target->has_file_data()) {
         if (action != Action::Drop)
           kept.push_back(r);
@@ -171,6 +189,21 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       }
       in.address = s + r.bias + static_cast<u64>(r.addend);
       in.bank = r.sym ? constant_bank(r.sym->section) : 0;
+      // -r, an undefined symbol (texture reference, undefined __constant__):
+      // nvlink writes bank 28 (measured in the 5-bit fields of
+      // CONST_FIELD19_40 and CONST_FIELD21_38, sm_75-90a); other
+      // constant-field types are refused rather than guessed.
+      if (relocatable_output(ctx) && r.sym && !r.sym->section &&
+          std::any_of(desc->actions.begin(), desc->actions.end(), [](const RelocAction &a) {
+            return a.width && (a.value == RelocValue::Bank || a.value == RelocValue::BankHi);
+          })) {
+        if (r.type != reloc_type::R_CUDA_CONST_FIELD19_40 &&
+            r.type != reloc_type::R_CUDA_CONST_FIELD21_38)
+          ctx.diag.fatal(fmt::format("-r (relocatable link): a relocation of type 0x{:x} against "
+                                     "the undefined '{}' is not supported by dlink yet",
+                                     r.type, r.sym->name));
+        in.bank = 28;
+      }
       in.implicit_addend = !sec->rela;
       // An FDE's CIE pointer on sm_100+: nvlink points it at the CIE that
       // precedes the FDE in the merged SASS .debug_frame (ptxas writes

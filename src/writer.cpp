@@ -15,6 +15,7 @@
 
 #include "layout.h"
 #include "output_model.h"
+#include "relocatable.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -761,7 +762,7 @@ void write_output(Context &ctx) {
   if (ctx.inputs.empty()) {
     elf.ident = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41, 8};
   }
-  elf.type = ET_EXEC;
+  elf.type = relocatable_output(ctx) ? ET_REL : ET_EXEC; // (-r: relocatable.h)
   elf.machine = EM_CUDA;
   elf.version = 1;
   elf.phentsize = kPhdrSize;
@@ -954,7 +955,10 @@ void write_output(Context &ctx) {
     elf.sections[1].file_slack = kMercuryShstrtabSlack;
     elf.sections[find_section(ctx, ".strtab")->index].file_slack = out.strtab_slack;
   }
-  build_program_headers(elf, order);
+  if (relocatable_output(ctx))
+    assign_offsets(elf, OffsetStyle::Linker); // (no program headers)
+  else
+    build_program_headers(elf, order);
 }
 
 namespace {

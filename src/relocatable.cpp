@@ -1,0 +1,161 @@
+// -r (--relocatable-link): the stages only a relocatable link runs
+// (relocatable.h; measured on nvlink 13.0.88, docs/notes/relocatable.md).
+#include "relocatable.h"
+
+#include "output_model.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+namespace dlink {
+
+void check_relocatable_command_line(Context &ctx) {
+  if (!relocatable_output(ctx))
+    return;
+}
+
+void refuse_unsupported_relocatable_inputs(Context &ctx) {
+  if (!relocatable_output(ctx))
+    return;
+  // (After the merge, so that its errors come first, as with nvlink.)
+  if (ctx.arch.is_mercury())
+    ctx.diag.fatal(fmt::format("-r (relocatable link) for {} is not supported by dlink yet",
+                               ctx.arch.name()));
+  auto refuse = [&](const InputObject &in, std::string_view what) {
+    ctx.diag.fatal(fmt::format("-r (relocatable link) of '{}': {} is not supported by dlink yet",
+                               in.name, what));
+  };
+  // Weak functions with their own constant bank (.nv.constant2.<f>) in
+  // several inputs: nvlink keeps each copy's bank symbols at their own
+  // offsets; not reproduced yet.
+  std::map<std::string_view, int> weak_banks;
+  for (const InputObject *in : ctx.inputs)
+    for (const ElfSymbol &s : in->symbols)
+      if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF &&
+          in->elf.section_named(".nv.constant2." + std::string(s.name)) &&
+          ++weak_banks[s.name] == 2)
+        refuse(*in, fmt::format("the weak function '{}' with its own constant bank in several inputs",
+                                s.name));
+  for (const InputObject *in : ctx.inputs) {
+    if (in->elf.section_named(".nv_debug.shared"))
+      refuse(*in, "shared memory outside a kernel (.nv_debug.shared)");
+    for (const ElfSymbol &s : in->symbols) {
+      if (s.is_shared_variable() && s.shndx == SHN_UNDEF)
+        refuse(*in, fmt::format("the undefined shared variable '{}'", s.name));
+    }
+  }
+}
+
+namespace {
+
+// Whether the input is a relocatable link's output: the first note of its
+// .note.nv.tkinfo records a command line with -r (nvlink writes its own
+// canonical command line there; ptxas and the compilers have no -r).
+bool written_by_relocatable_link(const InputObject &in) {
+  const ElfSection *sec = in.elf.section_named(".note.nv.tkinfo");
+  if (!sec || sec->type != SHT_NOTE)
+    return false;
+  std::vector<ElfNote> notes = read_notes(*sec);
+  if (notes.empty() || notes[0].type != 2000 || notes[0].desc.size() < 24)
+    return false;
+  std::span<const u8> desc = notes[0].desc;
+  u64 off = u64{read_le<u32>(desc.data() + 20)} + 24; // the command line
+  if (off >= desc.size())
+    return false;
+  std::string_view area(reinterpret_cast<const char *>(desc.data()) + off, desc.size() - off);
+  std::string_view line = area.substr(0, area.find('\0'));
+  for (size_t at = 0; at < line.size();) {
+    size_t end = line.find(' ', at);
+    if (end == std::string_view::npos)
+      end = line.size();
+    if (line.substr(at, end - at) == "-r")
+      return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+} // namespace
+
+void check_prelinked_inputs(Context &ctx) {
+  for (const InputObject *in : ctx.inputs) {
+    if (!written_by_relocatable_link(*in))
+      continue;
+    ctx.out.prelinked_input = true;
+    auto refuse = [&](std::string_view what) {
+      ctx.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r) with {}; "
+                                 "linking it is not supported by dlink yet",
+                                 in->name, what));
+    };
+    // (Measured with tools/two-stage-links: dlink's final image differs.)
+    if (in->elf.section_named(".nv_debug.shared"))
+      refuse("shared memory outside a kernel (.nv_debug.shared)");
+    std::set<std::string_view> names;
+    for (const ElfSection &sec : in->elf.sections)
+      if (!sec.name.empty() && !names.insert(sec.name).second)
+        refuse(fmt::format("two sections named '{}' (local functions of several inputs)", sec.name));
+    if (ctx.arch.is_mercury())
+      ctx.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r); linking "
+                                 "it for {} is not supported by dlink yet",
+                                 in->name, ctx.arch.name()));
+  }
+}
+
+void finish_relocatable(Context &ctx) {
+  // A function's EXTERNS record keeps the symbols still undefined and the
+  // kernels (a device-side launch's target); it goes when none is left.
+  for (OutputSection *sec : ctx.out.sections) {
+    if (sec->kind != SectionKind::FunctionInfo)
+      continue;
+    for (InfoRecord &r : sec->records)
+      if (r.attr == EIATTR_EXTERNS)
+        std::erase_if(r.syms, [](const OutputSymbol *s) { return s && s->defined() && !s->is_entry(); });
+    std::erase_if(sec->records, [](const InfoRecord &r) {
+      return r.attr == EIATTR_EXTERNS && r.syms.empty();
+    });
+    for (InfoRecord &r : sec->records)
+      if (r.attr == EIATTR_EXTERNS)
+        r.payload.resize(4 * r.syms.size());
+  }
+  // Undefined symbols: a weak reference becomes a global one, and an
+  // undefined CUDA variable's value is all ones.
+  for (OutputSymbol *sym : ctx.out.globals) {
+    if (sym->defined() || sym->removed)
+      continue;
+    if (sym->bind == STB_WEAK)
+      sym->bind = STB_GLOBAL;
+    if (sym->type == STT_CUDA_VARIABLE)
+      sym->value = ~u64{0};
+  }
+  // .note.nv.tkinfo: nvlink's own note only, not the inputs'.
+  ctx.out.input_tkinfo_notes.clear();
+  create_callgraph_sections(ctx);
+  // Prototypes: every function's but the address-taken ones' (those are
+  // described by the call graph), in the order the functions first appear
+  // in the inputs' symbol tables (link order, then symbol index); an empty
+  // .nv.prototype is not written.
+  OutputModel &out = ctx.out;
+  std::erase_if(out.prototypes, [&](const auto &p) { return out.address_taken_syms.count(p.first); });
+  std::unordered_map<const OutputSymbol *, u64> first_seen;
+  for (const InputObject *in : ctx.inputs)
+    for (size_t i = 0; i < in->sym_map.size(); i++)
+      if (in->sym_map[i])
+        first_seen.try_emplace(in->sym_map[i], (u64(in->index) << 32) | i);
+  auto seen_at = [&](const OutputSymbol *s) {
+    auto it = first_seen.find(s);
+    return it == first_seen.end() ? ~u64{0} : it->second;
+  };
+  std::stable_sort(out.prototypes.begin(), out.prototypes.end(),
+                   [&](const auto &x, const auto &y) { return seen_at(x.first) < seen_at(y.first); });
+  if (out.prototypes.empty())
+    find_section(ctx, ".nv.prototype")->removed = true;
+  // Kernels' shared sections that hold nothing are not written.
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::Shared && sec->size == 0 && sec->shared_vars.empty())
+      sec->removed = true;
+}
+
+} // namespace dlink

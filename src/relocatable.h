@@ -1,0 +1,39 @@
+// -r (--relocatable-link): the output is a relocatable cubin, the inputs
+// merged the way an executable link merges them but written in their
+// relocatable form (docs/notes/relocatable.md). The stages of an
+// executable link call the hooks below; the -r-only stages live in
+// relocatable.cpp.
+#pragma once
+
+#include "link_context.h"
+
+namespace dlink {
+
+// Whether this link writes a relocatable cubin.
+inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable; }
+
+// Options and inputs dlink refuses with -r (fatal), checked before reading.
+void check_relocatable_command_line(Context &ctx);
+
+// Inputs whose relocatable form dlink does not write yet (fatal): shared
+// memory outside a kernel's own section (dynamic `extern __shared__`,
+// namespace- or function-scope `__shared__`: nvlink lays them out even
+// with -r), a weak function with its own constant bank in several inputs,
+// sm_100 and newer. Runs after the merge.
+void refuse_unsupported_relocatable_inputs(Context &ctx);
+
+// Inputs that are themselves relocatable links' outputs (the command line
+// in their tkinfo note has -r): noted (ctx.out.prelinked_input), and
+// refused (fatal) where two-stage measurements showed a different final
+// image: on sm_100 and newer, with .nv_debug.shared, with two sections of
+// one name. Runs after read_inputs, for every link.
+void check_prelinked_inputs(Context &ctx);
+
+// After the merge, before the relocations: undefined symbols as nvlink
+// writes them (weak references become global, an undefined CUDA
+// variable's value all ones), EXTERNS entries that were defined dropped,
+// prototypes ordered, empty sections dropped. The .nv.info records stay as
+// merged; nothing is laid out or computed.
+void finish_relocatable(Context &ctx);
+
+} // namespace dlink

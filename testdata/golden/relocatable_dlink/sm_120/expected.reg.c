@@ -1,0 +1,5 @@
+#define NUM_PRELINKED_OBJECTS 4
+DEFINE_REGISTER_FUNC(_c5d60082_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_8196fbd8_9_parent_cu_bdfd6002)
+DEFINE_REGISTER_FUNC(_9bbf49ae_8_child_cu_87fc2de0)
+DEFINE_REGISTER_FUNC(_f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245)

@@ -1,0 +1,1 @@
+__device__ int dup(int x) { return x + 1; }

@@ -1,0 +1,1 @@
+__device__ int bar(int x){ return x*3+1; }

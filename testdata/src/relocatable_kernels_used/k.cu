@@ -1,0 +1,1 @@
+__global__ void kk(int *p){ p[0]=p[1]+1; }
