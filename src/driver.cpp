@@ -32,8 +32,6 @@ void check_command_line(Context &ctx) {
   ctx.arch = *ctx.opts.arch;
   if (ctx.opts.relocatable)
     ctx.diag.fatal("-r (relocatable link) is not supported by dlink yet");
-  if (ctx.opts.debug)
-    ctx.diag.fatal("-g (debug link) is not supported by dlink yet");
   if (ctx.opts.lto)
     ctx.diag.fatal("-lto is not supported by dlink yet");
   if (ctx.opts.preserve_relocs)

@@ -1331,7 +1331,8 @@ private:
                              (names_per_function_bank(sec->name) ||
                               sec->name.starts_with(".nv.constant.optimizer."));
     bool internal =
-        s.name.empty() || !sec || sec->kind == SectionKind::Shared || per_function_bank;
+        s.name.empty() || !sec || (sec->kind == SectionKind::Shared && !ctx_.opts.debug) ||
+        per_function_bank;
     OutputSymbol *out = nullptr;
     if (internal) {
       out = ctx_.arena.make<OutputSymbol>();
