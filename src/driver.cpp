@@ -3,6 +3,7 @@
 #include "dlink/driver.h"
 
 #include "callgraph_dump.h"
+#include "debug_link.h"
 #include "input_files.h"
 #include "layout.h"
 #include "link_context.h"
@@ -159,6 +160,7 @@ int run_link(Context &ctx) {
   pass("resolve_undefined", resolve_undefined);            // undefined references found; symbol set frozen
   if (!checkpoint(ctx) || !ctx.out.undefined_errors.empty())
     return finish_after_errors(ctx);
+  check_debug_link(ctx);                                   // -g: the links dlink cannot reproduce refused
 
   pass("layout_memory", layout_memory);                    // shared/constant/global offsets fixed
   pass("allocate_texture_slots", allocate_texture_slots);  // .texref/.samplerref/.surfref header slots

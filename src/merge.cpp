@@ -134,11 +134,7 @@ public:
     obj_.dropped_ranges = dropped_ranges_;
     obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
     for (u32 k = 0; k < obj_.symbols.size(); k++)
-      obj_.dropped_debug_copies[k] =
-          // (A later holder replaced in its turn, mid of wide:mid:narrow, is
-          // in later_weak_copy_ too: its records stay, as in merge_relocs.)
-          (!winner_elsewhere_.count(k) && (discarded_[k] || later_weak_copy_.count(k))) ||
-          passed_over_copy(k) || (winner_elsewhere_.count(k) && frames_not_rewritten(obj_.symbols[k].name));
+      obj_.dropped_debug_copies[k] = debug_copy_dropped(k);
     for (const ElfSymbol &s : obj_.symbols)
       if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF)
         ctx_.out.weak_function_names.insert(s.name);
@@ -394,6 +390,16 @@ private:
     return out;
   }
 
+  // Whether nvlink drops the debug records (FDE rows, line sequences,
+  // relocations outside .debug_info) of this input's function symbol `k`:
+  // a weak copy that did not keep the definition. (A later holder replaced
+  // in its turn, mid of wide:mid:narrow, is in later_weak_copy_ too: its
+  // records stay.)
+  bool debug_copy_dropped(u32 k) const {
+    return (!winner_elsewhere_.count(k) && (discarded_[k] || later_weak_copy_.count(k))) ||
+           passed_over_copy(k) || (winner_elsewhere_.count(k) && frames_not_rewritten(obj_.symbols[k].name));
+  }
+
   // sm_100+ (-lineinfo): nvlink rewrites .debug_line and .nv_debug_line_sass
   // without the line-number sequences (DW_LNE_set_address .. end_sequence)
   // of functions that do not reach the output; each unit's unit_length
@@ -469,7 +475,9 @@ private:
           continue;
         for (size_t k = 0; k < pieces.size(); k++)
           if (!pieces[k].unit_header && r.offset >= pieces[k].start && r.offset < pieces[k].end) {
-            if (!is_live_function(ctx_, obj_, r.sym))
+            // (A later weak copy's sequence goes too: measured on sm_100+
+            // with glink_3tu's twice<int>.)
+            if (!is_live_function(ctx_, obj_, r.sym) || debug_copy_dropped(r.sym))
               keep[k] = false;
             else
               order[k] = symbol_order(mapped_symbol(r.sym));
@@ -546,7 +554,7 @@ private:
       for (u32 k = 1; k < obj_.symbols.size(); k++)
         if (obj_.symbols[k].name == *fn && obj_.symbols[k].type() == STT_FUNC &&
             obj_.symbols[k].shndx != SHN_UNDEF) {
-          dead = !is_live_function(ctx_, obj_, k);
+          dead = !is_live_function(ctx_, obj_, k) || debug_copy_dropped(k);
           break;
         }
       for (u32 e = 0; e < count; e++) {
@@ -1716,11 +1724,11 @@ private:
       bool known = r.sym && r.sym < obj_.symbols.size();
       bool dead_target = known && !is_live_function(ctx_, obj_, r.sym);
       // A later copy of a weak function: its debug records go, without
-      // clearing (the name resolves to the first copy).
+      // clearing (the name resolves to the first copy); its -G .debug_info
+      // entry keeps them (DW_AT_low_pc/high_pc, now the kept copy's:
+      // measured with glink_3tu's twice<int>, with and without -g).
       if (known && !(in_section(in.info).flags & SHF_ALLOC) &&
-          ((!winner_elsewhere_.count(r.sym) && (discarded_[r.sym] || later_weak_copy_.count(r.sym))) ||
-           passed_over_copy(r.sym) ||
-           (winner_elsewhere_.count(r.sym) && frames_not_rewritten(obj_.symbols[r.sym].name))))
+          !in_section(in.info).name.ends_with("debug_info") && debug_copy_dropped(r.sym))
         continue;
       if (dead_target && r.type != 0x48 && r.type != 0x49)
         continue;

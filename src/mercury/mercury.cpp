@@ -439,9 +439,10 @@ private:
         dropped = &it->second;
     for (const ElfReloc &r : read_relocs(src)) {
       OutputSymbol *sym = r.sym < in.sym_map.size() ? in.sym_map[r.sym] : nullptr;
-      // Debug records of a dropped weak copy go (as in the SASS world).
+      // Debug records of a dropped weak copy go (as in the SASS world,
+      // .debug_info's excepted).
       if (!(src.flags & SHF_ALLOC) && target->type != SHT_CUDA_CAPMERC_TEXT &&
-          dropped_copy(in, r.sym))
+          !target->name.ends_with("debug_info") && dropped_copy(in, r.sym))
         continue;
       // References to texture header-index slots are resolved into the
       // capsule (patch_capsules) and dropped.
