@@ -31,6 +31,10 @@
 
 namespace dlink {
 
+bool keeps_weak_copy_relocs(std::string_view debug_section) {
+  return debug_section.ends_with("debug_info") || debug_section.ends_with("debug_loc");
+}
+
 namespace {
 
 bool is_placeholder_name(std::string_view name) {
@@ -1725,10 +1729,11 @@ private:
       bool dead_target = known && !is_live_function(ctx_, obj_, r.sym);
       // A later copy of a weak function: its debug records go, without
       // clearing (the name resolves to the first copy); its -G .debug_info
-      // entry keeps them (DW_AT_low_pc/high_pc, now the kept copy's:
-      // measured with glink_3tu's twice<int>, with and without -g).
+      // and .debug_loc entries keep theirs (DW_AT_low_pc/high_pc, location
+      // ranges, now the kept copy's: measured with glink_3tu's twice<int>
+      // and glink_nvcc's clampv<int>, with and without -g).
       if (known && !(in_section(in.info).flags & SHF_ALLOC) &&
-          !in_section(in.info).name.ends_with("debug_info") && debug_copy_dropped(r.sym))
+          !keeps_weak_copy_relocs(in_section(in.info).name) && debug_copy_dropped(r.sym))
         continue;
       if (dead_target && r.type != 0x48 && r.type != 0x49)
         continue;

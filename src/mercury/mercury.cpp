@@ -14,6 +14,7 @@
 #include "mercury.h"
 
 #include "dead_code.h"
+#include "merge.h"
 #include "output_model.h"
 #include "relocate.h"
 #include "dlink/reloc_types.h"
@@ -442,7 +443,7 @@ private:
       // Debug records of a dropped weak copy go (as in the SASS world,
       // .debug_info's excepted).
       if (!(src.flags & SHF_ALLOC) && target->type != SHT_CUDA_CAPMERC_TEXT &&
-          !target->name.ends_with("debug_info") && dropped_copy(in, r.sym))
+          !keeps_weak_copy_relocs(target->name) && dropped_copy(in, r.sym))
         continue;
       // References to texture header-index slots are resolved into the
       // capsule (patch_capsules) and dropped.
