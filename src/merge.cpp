@@ -1342,9 +1342,11 @@ private:
     bool per_function_bank = sec && sec->kind == SectionKind::Constant &&
                              (names_per_function_bank(sec->name) ||
                               sec->name.starts_with(".nv.constant.optimizer."));
-    bool internal =
-        s.name.empty() || !sec || (sec->kind == SectionKind::Shared && !ctx_.opts.debug) ||
-        per_function_bank;
+    // (-g without -suppress-debug-info: a kernel's own __shared__ variables
+    // become local symbols; debug_link.h.)
+    bool shared_symbol = ctx_.opts.debug && !ctx_.opts.suppress_debug_info;
+    bool internal = s.name.empty() || !sec ||
+                    (sec->kind == SectionKind::Shared && !shared_symbol) || per_function_bank;
     OutputSymbol *out = nullptr;
     if (internal) {
       out = ctx_.arena.make<OutputSymbol>();
