@@ -29,10 +29,21 @@ namespace dlink {
 //   * sm_100+ kernels of inputs compiled without -G: nvlink -g re-finalizes
 //     them from their capsule with the debug exit sequence (MEMBAR before
 //     each EXIT), which dlink does not model;
-//   * namespace-scope, extern (dynamic) and device-function __shared__
-//     variables: nvlink -g gives them symbols in a .nv_debug.shared section
-//     by a layout rule not measured yet.
+//   * namespace-scope, sized extern and device-function __shared__
+//     variables: nvlink -g gives them symbols in .nv_debug.shared by a
+//     layout rule not measured yet.
 // No-op without -g.
 void check_debug_link(Context &ctx);
+
+// -g: an `extern __shared__` array (dynamic shared memory) is a global
+// OBJECT symbol of .nv_debug.shared (whose section symbol stays and whose
+// size is the reserved shared prefix, sm_90+), created where the merge
+// first sees the array, size 0, its value the array's start after the
+// static shared data of the kernels using it (sm_100+: plus the reserved
+// prefix). Measured with dynamic_shared, dynamic_shared_pad, dlink_dynshared
+// and glink_shared; an array that starts at different offsets in the
+// functions using it is refused. Called by layout_memory once the dynamic
+// window is laid out. No-op without -g.
+void place_debug_shared_symbols(Context &ctx);
 
 } // namespace dlink

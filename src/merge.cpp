@@ -1296,15 +1296,24 @@ private:
     if (creates_section && !find_section(ctx_, ".nv_debug.shared")) {
       OutputSection *sec =
           create_section(ctx_, ".nv_debug.shared", SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC, 16);
-      sec->symbol->removed = true;
+      sec->symbol->removed = !ctx_.opts.debug; // (-g: debug_link.h)
     }
     auto &map = ctx_.out.extern_shared_by_name;
     if (auto it = map.find(name); it != map.end())
       return it->second;
-    auto *sym = ctx_.arena.make<OutputSymbol>();
-    sym->name = ctx_.arena.save(name);
+    OutputSymbol *sym = nullptr;
+    if (ctx_.opts.debug && creates_section && name.find('\x1f') == std::string_view::npos) {
+      // -g: the array is a global symbol of .nv_debug.shared (debug_link.h).
+      sym = create_global(ctx_, name);
+      sym->type = STT_OBJECT;
+      sym->section = find_section(ctx_, ".nv_debug.shared");
+      sym->debug_shared_symbol = true;
+    } else {
+      sym = ctx_.arena.make<OutputSymbol>();
+      sym->name = ctx_.arena.save(name);
+      sym->create_seq = ctx_.out.next_seq++; // (orders the undefined-reference errors)
+    }
     sym->extern_shared = true;
-    sym->create_seq = ctx_.out.next_seq++; // (orders the undefined-reference errors)
     map.emplace(sym->name, sym);
     return sym;
   }

@@ -510,7 +510,9 @@ void write_output(Context &ctx) {
       return false;
     // Section symbols exist only for sections of the kinds that have them,
     // and not for empty memory sections.
-    if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind))
+    // (-g: .nv_debug.shared has one too, where it is not empty.)
+    if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind) &&
+        !(ctx.opts.debug && sym->section->kind == SectionKind::DebugShared))
       return false;
     // A debug section no input's section symbol named (an empty
     // .debug_frame of a link without device code; .nv_debug_info_reg_sass
@@ -521,9 +523,11 @@ void write_output(Context &ctx) {
         !sym->section->input_section_symbol)
       return false;
     SectionKind k = sym->is_section_symbol ? sym->section->kind : SectionKind::Other;
-    // (sm_100+: a kernel's shared section holding only the reserved prefix
-    // counts as empty.)
-    u64 empty = ctx.arch.is_mercury() && k == SectionKind::Shared ? reserved : 0;
+    // (sm_100+: a kernel's shared section, or -g's .nv_debug.shared, holding
+    // only the reserved prefix counts as empty.)
+    u64 empty = ctx.arch.is_mercury() && (k == SectionKind::Shared || k == SectionKind::DebugShared)
+                    ? reserved
+                    : 0;
     return !(sym->is_section_symbol && sym->section->size <= empty &&
              (k == SectionKind::Shared || k == SectionKind::Global ||
               k == SectionKind::DebugShared));

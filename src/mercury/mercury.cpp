@@ -142,7 +142,9 @@ private:
       const ElfSymbol &m = in.symbols[k];
       if (!out || out->merc.present || out->is_section_symbol || m.type() == STT_SECTION)
         continue;
-      if (out->defined() && out->defined_in != in.obj)
+      // (-g's extern __shared__ symbols are defined by no input: the first
+      // reference gives their Mercury view.)
+      if (out->defined() && out->defined_in != in.obj && !out->debug_shared_symbol)
         continue;
       out->merc.present = true;
       bool reserved = out->name.starts_with(".nv.reservedSmem.");
