@@ -11,8 +11,11 @@ namespace dlink {
 
 namespace {
 
+// nvcc -G objects have .debug_info; PTX that the link compiles with -g has
+// at least the register maps (PTX without .loc/.file gets no .debug_info).
 bool compiled_with_device_debug(const InputObject &obj) {
-  return obj.elf.find_section(".debug_info").has_value();
+  return obj.elf.find_section(".debug_info").has_value() ||
+         obj.elf.find_section(".nv_debug_info_reg_sass").has_value();
 }
 
 } // namespace

@@ -1303,8 +1303,14 @@ private:
       return it->second;
     OutputSymbol *sym = nullptr;
     if (ctx_.opts.debug && creates_section && name.find('\x1f') == std::string_view::npos) {
-      // -g: the array is a global symbol of .nv_debug.shared (debug_link.h).
-      sym = create_global(ctx_, name);
+      // -g: the array is a global symbol of .nv_debug.shared (debug_link.h),
+      // in the global array from here on; never found by name (a variable
+      // of the same name in another memory space is an error of its own).
+      sym = ctx_.arena.make<OutputSymbol>();
+      sym->name = ctx_.arena.save(name);
+      sym->bind = STB_GLOBAL;
+      sym->create_seq = ctx_.out.next_seq++;
+      ctx_.out.globals.push_back(sym);
       sym->type = STT_OBJECT;
       sym->section = find_section(ctx_, ".nv_debug.shared");
       sym->debug_shared_symbol = true;
