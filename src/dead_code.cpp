@@ -44,6 +44,9 @@ FunctionKey key_of(const InputObject &obj, const ElfSymbol &sym) {
 
 KernelFilter kernel_filter(const Context &ctx) {
   KernelFilter f;
+  // -g: every kernel stays (-kernels-used and host references ignored).
+  if (ctx.opts.debug)
+    return f;
   if (!ctx.opts.kernels_used.empty() || !ctx.opts.variables_used.empty()) {
     f.mode = KernelFilter::Mode::KernelsUsed;
     for (const std::string &p : ctx.opts.kernels_used)
@@ -156,6 +159,9 @@ void find_live_functions(Context &ctx) {
     live.insert(target);
 
   ctx.live_functions.assign(ctx.inputs.size(), {});
+  // -g: no function is removed (nvlink keeps dead ones for the debugger).
+  if (ctx.opts.debug)
+    return;
   for (const InputObject *obj : ctx.inputs) {
     auto &flags = ctx.live_functions[obj->index];
     flags.assign(obj->symbols.size(), true);

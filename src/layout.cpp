@@ -6,6 +6,7 @@
 // chosen while merging. Sizes never change after this stage.
 #include "layout.h"
 
+#include "debug_link.h"
 #include "output_model.h"
 
 #include <algorithm>
@@ -429,6 +430,7 @@ void layout_memory(Context &ctx) {
     merge_function_banks(ctx);
   layout_shared(ctx);
   layout_dynamic_shared(ctx);
+  place_debug_shared_symbols(ctx);
   std::vector<OutputSection *> all = ctx.out.sections;
   all.insert(all.end(), ctx.out.deferred_sections.begin(), ctx.out.deferred_sections.end());
   // The __constant__ variables share one 64 KiB bank (every target;
@@ -458,7 +460,8 @@ void layout_memory(Context &ctx) {
     case SectionKind::DebugShared:
       // Its variables were laid out into the kernels' sections; it only marks
       // the dynamic shared window (sm_100+: after the reserved prefix).
-      sec->size = ctx.arch.is_mercury() ? reserved_shared_bytes(ctx) : 0;
+      // (-g: on every target; sm_75-89 have none.)
+      sec->size = ctx.arch.is_mercury() || ctx.opts.debug ? reserved_shared_bytes(ctx) : 0;
       sec->type = SHT_NOBITS;
       break;
     case SectionKind::Global:

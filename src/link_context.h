@@ -112,6 +112,9 @@ struct OutputSymbol {
   // symbol; its address is the end of the static shared memory of the
   // kernel using it.
   bool extern_shared = false;
+  // -g: the `extern __shared__` array is an output symbol of .nv_debug.shared
+  // (debug_link.h).
+  bool debug_shared_symbol = false;
   // A dynamic `extern __shared__` array that a later input defines (merge): nvlink keeps it dynamic but resolves its references to all ones.
   bool dynamic_then_defined = false;
   // A namespace-scope `__shared__` variable: laid out once for the whole

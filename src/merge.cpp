@@ -32,6 +32,10 @@
 
 namespace dlink {
 
+bool keeps_weak_copy_relocs(std::string_view debug_section) {
+  return debug_section.ends_with("debug_info") || debug_section.ends_with("debug_loc");
+}
+
 namespace {
 
 bool is_placeholder_name(std::string_view name) {
@@ -135,11 +139,7 @@ public:
     obj_.dropped_ranges = dropped_ranges_;
     obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
     for (u32 k = 0; k < obj_.symbols.size(); k++)
-      obj_.dropped_debug_copies[k] =
-          // (A later holder replaced in its turn, mid of wide:mid:narrow, is
-          // in later_weak_copy_ too: its records stay, as in merge_relocs.)
-          (!winner_elsewhere_.count(k) && (discarded_[k] || later_weak_copy_.count(k))) ||
-          passed_over_copy(k) || (winner_elsewhere_.count(k) && frames_not_rewritten(obj_.symbols[k].name));
+      obj_.dropped_debug_copies[k] = debug_copy_dropped(k);
     for (const ElfSymbol &s : obj_.symbols)
       if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF)
         ctx_.out.weak_function_names.insert(s.name);
@@ -396,6 +396,16 @@ private:
     return out;
   }
 
+  // Whether nvlink drops the debug records (FDE rows, line sequences,
+  // relocations outside .debug_info) of this input's function symbol `k`:
+  // a weak copy that did not keep the definition. (A later holder replaced
+  // in its turn, mid of wide:mid:narrow, is in later_weak_copy_ too: its
+  // records stay.)
+  bool debug_copy_dropped(u32 k) const {
+    return (!winner_elsewhere_.count(k) && (discarded_[k] || later_weak_copy_.count(k))) ||
+           passed_over_copy(k) || (winner_elsewhere_.count(k) && frames_not_rewritten(obj_.symbols[k].name));
+  }
+
   // sm_100+ (-lineinfo): nvlink rewrites .debug_line and .nv_debug_line_sass
   // without the line-number sequences (DW_LNE_set_address .. end_sequence)
   // of functions that do not reach the output; each unit's unit_length
@@ -471,7 +481,9 @@ private:
           continue;
         for (size_t k = 0; k < pieces.size(); k++)
           if (!pieces[k].unit_header && r.offset >= pieces[k].start && r.offset < pieces[k].end) {
-            if (!is_live_function(ctx_, obj_, r.sym))
+            // (A later weak copy's sequence goes too: measured on sm_100+
+            // with glink_3tu's twice<int>.)
+            if (!is_live_function(ctx_, obj_, r.sym) || debug_copy_dropped(r.sym))
               keep[k] = false;
             else
               order[k] = symbol_order(mapped_symbol(r.sym));
@@ -548,7 +560,7 @@ private:
       for (u32 k = 1; k < obj_.symbols.size(); k++)
         if (obj_.symbols[k].name == *fn && obj_.symbols[k].type() == STT_FUNC &&
             obj_.symbols[k].shndx != SHN_UNDEF) {
-          dead = !is_live_function(ctx_, obj_, k);
+          dead = !is_live_function(ctx_, obj_, k) || debug_copy_dropped(k);
           break;
         }
       for (u32 e = 0; e < count; e++) {
@@ -1288,15 +1300,30 @@ private:
     if (creates_section && !find_section(ctx_, ".nv_debug.shared")) {
       OutputSection *sec =
           create_section(ctx_, ".nv_debug.shared", SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC, 16);
-      sec->symbol->removed = true;
+      sec->symbol->removed = !ctx_.opts.debug; // (-g: debug_link.h)
     }
     auto &map = ctx_.out.extern_shared_by_name;
     if (auto it = map.find(name); it != map.end())
       return it->second;
-    auto *sym = ctx_.arena.make<OutputSymbol>();
-    sym->name = ctx_.arena.save(name);
+    OutputSymbol *sym = nullptr;
+    if (ctx_.opts.debug && creates_section && name.find('\x1f') == std::string_view::npos) {
+      // -g: the array is a global symbol of .nv_debug.shared (debug_link.h),
+      // in the global array from here on; never found by name (a variable
+      // of the same name in another memory space is an error of its own).
+      sym = ctx_.arena.make<OutputSymbol>();
+      sym->name = ctx_.arena.save(name);
+      sym->bind = STB_GLOBAL;
+      sym->create_seq = ctx_.out.next_seq++;
+      ctx_.out.globals.push_back(sym);
+      sym->type = STT_OBJECT;
+      sym->section = find_section(ctx_, ".nv_debug.shared");
+      sym->debug_shared_symbol = true;
+    } else {
+      sym = ctx_.arena.make<OutputSymbol>();
+      sym->name = ctx_.arena.save(name);
+      sym->create_seq = ctx_.out.next_seq++; // (orders the undefined-reference errors)
+    }
     sym->extern_shared = true;
-    sym->create_seq = ctx_.out.next_seq++; // (orders the undefined-reference errors)
     map.emplace(sym->name, sym);
     return sym;
   }
@@ -1343,12 +1370,15 @@ private:
     // local symbols of their sections.)
     // (-r: `.nv.ptx.const0.size` stays a local symbol, undefined, as a
     // CUDA variable worth all ones: measured.)
+    // (-g without -suppress-debug-info: a kernel's own __shared__ variables
+    // become local symbols; debug_link.h.)
     bool undefined_internal = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&
                               (s.other & 3) == 1; // STV_INTERNAL
     bool kept_undefined = relocatable_output(ctx_) && undefined_internal && !s.name.empty();
+    bool shared_symbol = ctx_.opts.debug && !ctx_.opts.suppress_debug_info;
     bool internal = s.name.empty() || (!sec && !kept_undefined) ||
                     (sec && !relocatable_output(ctx_) &&
-                     (sec->kind == SectionKind::Shared || per_function_bank));
+                     ((sec->kind == SectionKind::Shared && !shared_symbol) || per_function_bank));
     OutputSymbol *out = nullptr;
     if (kept_undefined) {
       out = create_local(ctx_, s.name);
@@ -1739,11 +1769,12 @@ private:
       bool known = r.sym && r.sym < obj_.symbols.size();
       bool dead_target = known && !is_live_function(ctx_, obj_, r.sym);
       // A later copy of a weak function: its debug records go, without
-      // clearing (the name resolves to the first copy).
+      // clearing (the name resolves to the first copy); its -G .debug_info
+      // and .debug_loc entries keep theirs (DW_AT_low_pc/high_pc, location
+      // ranges, now the kept copy's: measured with glink_3tu's twice<int>
+      // and glink_nvcc's clampv<int>, with and without -g).
       if (known && !(in_section(in.info).flags & SHF_ALLOC) &&
-          ((!winner_elsewhere_.count(r.sym) && (discarded_[r.sym] || later_weak_copy_.count(r.sym))) ||
-           passed_over_copy(r.sym) ||
-           (winner_elsewhere_.count(r.sym) && frames_not_rewritten(obj_.symbols[r.sym].name))))
+          !keeps_weak_copy_relocs(in_section(in.info).name) && debug_copy_dropped(r.sym))
         continue;
       if (dead_target && r.type != 0x48 && r.type != 0x49)
         continue;

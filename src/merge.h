@@ -9,6 +9,12 @@ namespace dlink {
 // definitions (fatal "merge_elf failed" afterwards, as nvlink does).
 void merge_inputs(Context &ctx);
 
+// Whether the relocations of debug section `debug_section` (SASS or Mercury
+// name) against a weak function copy that lost stay in the output (-G's
+// .debug_info and .debug_loc), where those of .debug_frame and the line
+// tables go.
+bool keeps_weak_copy_relocs(std::string_view debug_section);
+
 // Kernel pruning (-kernels-used, -variables-used, host references) changes
 // how the inputs' .nv.constant3 sections are merged (measured on nvlink
 // 13.0.88, docs/notes/semantics-findings.md "Constant bank under kernel

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -208,6 +209,11 @@ std::vector<std::string> ptxas_arguments(const Context &ctx, std::string_view en
   std::vector<std::string> args = {"-arch", target.name(), "-m64", "-c"};
   for (std::string &o : split_blanks(entry_options))
     args.push_back(std::move(o));
+  // nvlink -g compiles every PTX input for debugging (its JIT cubins carry
+  // "-g" in their tkinfo note and full DWARF; PTX without .loc/.file draws
+  // ptxas's ".debug_abbrev section not found" warnings, as with nvlink).
+  if (ctx.opts.debug && std::find(args.begin(), args.end(), "-g") == args.end())
+    args.push_back("-g");
   for (const std::string &o : ctx.opts.xptxas)
     args.push_back(o);
   if (!ctx.opts.maxrregcount.empty()) {

@@ -188,6 +188,12 @@ void allocate_texture_slots(Context &ctx) {
   for (auto &[kernel, bank] : kernels) {
     bool any = only_kernel && ctx.out.dead_code_uses_references;
     bool samplers = only_kernel && ctx.out.dead_code_uses_sampler_references;
+    // -g removes nothing: the uses in unreachable functions count the same
+    // way (texref_dead_use, weak_dead_ptx_303 linked with -g).
+    if (only_kernel && ctx.opts.debug) {
+      any |= !uses_any.empty();
+      samplers |= !uses_sampler_kind.empty();
+    }
     for (const OutputSymbol *f : reached_from(kernel, callees)) {
       any |= uses_any.count(f) > 0;
       samplers |= uses_sampler_kind.count(f) > 0;

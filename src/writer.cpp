@@ -184,10 +184,13 @@ std::vector<u8> tkinfo_desc(const Context &ctx) {
                                            ctx.opts.canonical_command_line};
   std::vector<u8> desc(24, 0);
   write_le<u32>(desc.data(), 2);
-  std::vector<u8> area{0};
+  // Each string at the next offset, NUL-terminated: the empty object name
+  // (no -g) is the "\0" at offset 0; with -g the basename of -o starts
+  // there (measured).
+  std::vector<u8> area;
   for (size_t i = 0; i < strings.size(); i++) {
     u32 off = 0;
-    if (!strings[i].empty()) {
+    if (i == 0 || !strings[i].empty()) {
       off = static_cast<u32>(area.size());
       area.insert(area.end(), strings[i].begin(), strings[i].end());
       area.push_back(0);
@@ -353,8 +356,9 @@ void finish_sections(Context &ctx) {
       called.insert(out.call_edges[i].second);
   // Address-taken functions are described by the call graph's block 2
   // instead and drop out too.
+  // With -g (no function is removed) uncalled functions keep theirs.
   std::erase_if(out.prototypes, [&](const auto &p) {
-    return !called.count(p.first) || out.address_taken_syms.count(p.first);
+    return (!ctx.opts.debug && !called.count(p.first)) || out.address_taken_syms.count(p.first);
   });
   // Entries are in the order the output symbols were created (first
   // reference or definition while merging the inputs in link order), not in
@@ -507,7 +511,9 @@ void write_output(Context &ctx) {
       return false;
     // Section symbols exist only for sections of the kinds that have them,
     // and not for empty memory sections.
-    if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind))
+    // (-g: .nv_debug.shared has one too, where it is not empty.)
+    if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind) &&
+        !(ctx.opts.debug && sym->section->kind == SectionKind::DebugShared))
       return false;
     // A debug section no input's section symbol named (an empty
     // .debug_frame of a link without device code; .nv_debug_info_reg_sass
@@ -518,9 +524,11 @@ void write_output(Context &ctx) {
         !sym->section->input_section_symbol)
       return false;
     SectionKind k = sym->is_section_symbol ? sym->section->kind : SectionKind::Other;
-    // (sm_100+: a kernel's shared section holding only the reserved prefix
-    // counts as empty.)
-    u64 empty = ctx.arch.is_mercury() && k == SectionKind::Shared ? reserved : 0;
+    // (sm_100+: a kernel's shared section, or -g's .nv_debug.shared, holding
+    // only the reserved prefix counts as empty.)
+    u64 empty = ctx.arch.is_mercury() && (k == SectionKind::Shared || k == SectionKind::DebugShared)
+                    ? reserved
+                    : 0;
     return !(sym->is_section_symbol && sym->section->size <= empty &&
              (k == SectionKind::Shared || k == SectionKind::Global ||
               k == SectionKind::DebugShared));
@@ -811,6 +819,12 @@ void write_output(Context &ctx) {
     }
     e.shndx = static_cast<u16>(shndx);
     e.value = sym->is_section_symbol ? 0 : sym->value;
+    // -g: a kernel's own __shared__ variables stay local symbols; .symtab
+    // gives their address in the kernel's window, after the reserved prefix
+    // (their relocations use the offset).
+    if (sym->bind == STB_LOCAL && !sym->is_section_symbol && sym->section &&
+        sym->section->kind == SectionKind::Shared)
+      e.value += reserved_shared_bytes(ctx);
     e.size = sym->size;
     syms.push_back(e);
   }

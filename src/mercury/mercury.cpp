@@ -14,6 +14,7 @@
 #include "mercury.h"
 
 #include "dead_code.h"
+#include "merge.h"
 #include "output_model.h"
 #include "relocate.h"
 #include "dlink/reloc_types.h"
@@ -141,7 +142,9 @@ private:
       const ElfSymbol &m = in.symbols[k];
       if (!out || out->merc.present || out->is_section_symbol || m.type() == STT_SECTION)
         continue;
-      if (out->defined() && out->defined_in != in.obj)
+      // (-g's extern __shared__ symbols are defined by no input: the first
+      // reference gives their Mercury view.)
+      if (out->defined() && out->defined_in != in.obj && !out->debug_shared_symbol)
         continue;
       out->merc.present = true;
       bool reserved = out->name.starts_with(".nv.reservedSmem.");
@@ -439,9 +442,10 @@ private:
         dropped = &it->second;
     for (const ElfReloc &r : read_relocs(src)) {
       OutputSymbol *sym = r.sym < in.sym_map.size() ? in.sym_map[r.sym] : nullptr;
-      // Debug records of a dropped weak copy go (as in the SASS world).
+      // Debug records of a dropped weak copy go (as in the SASS world,
+      // .debug_info's excepted).
       if (!(src.flags & SHF_ALLOC) && target->type != SHT_CUDA_CAPMERC_TEXT &&
-          dropped_copy(in, r.sym))
+          !keeps_weak_copy_relocs(target->name) && dropped_copy(in, r.sym))
         continue;
       // References to texture header-index slots are resolved into the
       // capsule (patch_capsules) and dropped.

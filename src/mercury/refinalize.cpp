@@ -762,7 +762,9 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
 void refinalize_kernels(Context &ctx) {
   // --dlink-no-refinalize (research): the kernels keep ptxas's code, the
   // input against which nvlink's re-finalization is compared.
-  if (!ctx.arch.is_mercury() || ctx.opts.dlink_no_refinalize)
+  // nvlink -g re-finalizes no kernel either (measured: every sm_100+ kernel
+  // keeps ptxas's code, -G exit MEMBARs included; docs/notes/debug-link.md).
+  if (!ctx.arch.is_mercury() || ctx.opts.dlink_no_refinalize || ctx.opts.debug)
     return;
   // Launch bounds do not matter (EIATTR_MAX_THREADS kernels are re-finalized
   // too); kernels nvlink leaves alone, such as launch_params' k_lb, fail the

@@ -1,0 +1,72 @@
+// nvlink -g (debug_link.h).
+#include "debug_link.h"
+
+#include "layout.h"
+#include "output_model.h"
+
+#include <map>
+#include <set>
+
+namespace dlink {
+
+namespace {
+
+// nvcc -G objects have .debug_info; PTX that the link compiles with -g has
+// at least the register maps (PTX without .loc/.file gets no .debug_info).
+bool compiled_with_device_debug(const InputObject &obj) {
+  return obj.elf.find_section(".debug_info").has_value() ||
+         obj.elf.find_section(".nv_debug_info_reg_sass").has_value();
+}
+
+} // namespace
+
+void check_debug_link(Context &ctx) {
+  if (!ctx.opts.debug)
+    return;
+  if (ctx.arch.is_mercury()) {
+    for (const InputObject *obj : ctx.inputs) {
+      if (compiled_with_device_debug(*obj))
+        continue;
+      for (const ElfSymbol &s : obj->symbols)
+        if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && (s.other & STO_CUDA_ENTRY))
+          ctx.diag.fatal(fmt::format(
+              "-g (debug link) of sm_100 and newer kernels compiled without -G ('{}' in '{}') "
+              "is not supported by dlink yet",
+              s.name, obj->name));
+    }
+  }
+  for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
+    if (!sym->debug_shared_symbol || sym->namespace_shared || sym->dynamic_then_defined)
+      ctx.diag.fatal("-g (debug link) with namespace-scope, sized extern or device-function "
+                     "__shared__ variables is not supported by dlink yet");
+}
+
+void place_debug_shared_symbols(Context &ctx) {
+  if (!ctx.opts.debug)
+    return;
+  // The functions whose code refers to each array, and the array's start in
+  // them (layout_dynamic_shared).
+  std::map<const OutputSymbol *, std::set<u64>> starts;
+  for (const OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::Reloc && sec->target && sec->target->func)
+      for (const OutputReloc &r : sec->relocs)
+        if (r.sym && r.sym->debug_shared_symbol) {
+          auto it = ctx.out.dynamic_shared_offset.find(sec->target->func);
+          starts[r.sym].insert(it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second);
+        }
+  for (const auto &[name, sym] : ctx.out.extern_shared_by_name) {
+    if (!sym->debug_shared_symbol)
+      continue;
+    const std::set<u64> &at = starts[sym];
+    if (at.size() > 1)
+      ctx.diag.fatal(fmt::format("-g (debug link) with extern __shared__ array '{}' starting at "
+                                 "different offsets in the kernels using it is not supported by "
+                                 "dlink yet",
+                                 sym->name));
+    sym->value = (at.empty() ? 0 : *at.begin()) +
+                 (ctx.arch.is_mercury() ? reserved_shared_bytes(ctx) : 0);
+    sym->size = 0;
+  }
+}
+
+} // namespace dlink
