@@ -821,8 +821,9 @@ void write_output(Context &ctx) {
     e.value = sym->is_section_symbol ? 0 : sym->value;
     // -g: a kernel's own __shared__ variables stay local symbols; .symtab
     // gives their address in the kernel's window, after the reserved prefix
-    // (their relocations use the offset).
-    if (sym->bind == STB_LOCAL && !sym->is_section_symbol && sym->section &&
+    // (their relocations use the offset). -r keeps them as the inputs have
+    // them (relocatable.h).
+    if (!ctx.opts.relocatable && sym->bind == STB_LOCAL && !sym->is_section_symbol && sym->section &&
         sym->section->kind == SectionKind::Shared)
       e.value += reserved_shared_bytes(ctx);
     e.size = sym->size;
