@@ -24,6 +24,19 @@ struct Arch {
   bool is_mercury() const { return sm >= 100; }
 };
 
+// The family an `f` (family-portable) entry of this SM serves: sm_103 code is
+// sm_100's family, sm_121 is sm_120's; every other SM is its own.
+inline u32 family_of(u32 sm) {
+  switch (sm) {
+  case 103:
+    return 100;
+  case 121:
+    return 120;
+  default:
+    return sm;
+  }
+}
+
 // Parses one of the names nvlink 13.0 accepts for -arch; nullopt otherwise.
 std::optional<Arch> parse_arch(std::string_view name);
 

@@ -278,17 +278,6 @@ bool elf_binary_compatible(u32 from, u32 to) {
   return false;
 }
 
-u32 family_of(u32 sm) {
-  switch (sm) {
-  case 103:
-    return 100;
-  case 121:
-    return 120;
-  default:
-    return sm;
-  }
-}
-
 bool usable(const FatbinEntry &e, const Arch &t) {
   if (e.is_elf()) {
     if (e.sm == t.sm)

@@ -7,17 +7,6 @@ namespace dlink::lto {
 
 namespace {
 
-u32 family_of(u32 sm) {
-  switch (sm) {
-  case 103:
-    return 100;
-  case 121:
-    return 120;
-  default:
-    return sm;
-  }
-}
-
 // As for PTX entries: lto_80 is used for sm_90 (measured), lto_90 is not for
 // sm_80 ("SM Arch ('sm_80') not found", measured).
 bool usable(const FatbinEntry &e, const Arch &t) {
