@@ -33,6 +33,8 @@ void check_command_line(Context &ctx) {
   if (!ctx.opts.arch)
     ctx.diag.fatal("Unknown arch name '(null)'");
   ctx.arch = *ctx.opts.arch;
+  if (!ctx.opts.threads.empty() && ctx.opts.threads[0] == '-')
+    ctx.diag.fatal(fmt::format("--threads {}: expected a positive number (0: every core)", ctx.opts.threads));
   check_relocatable_command_line(ctx);
   // -r and -g each match nvlink; together they were never measured.
   if (ctx.opts.debug && ctx.opts.relocatable)

@@ -16,7 +16,9 @@
 #include "dlink/elf.h"
 #include "dlink/options.h"
 #include "dlink/name_hash.h"
+#include "dlink/parallel.h"
 
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <memory>
@@ -473,10 +475,21 @@ struct OutputModel {
   u32 next_seq = 0;
 };
 
+// --threads N / -j N as a count; 0 (all cores) when absent or not a
+// positive number (check_command_line rejects the latter).
+inline unsigned requested_threads(const Options &o) {
+  if (o.threads.empty() || o.threads[0] == '-')
+    return 0;
+  unsigned long n = std::strtoul(o.threads.c_str(), nullptr, 10);
+  return n > 4096 ? 4096 : static_cast<unsigned>(n);
+}
+
 struct Context {
-  explicit Context(const Options &o, Diagnostics &d) : opts(o), diag(d) {}
+  explicit Context(const Options &o, Diagnostics &d) : opts(o), diag(d), par(requested_threads(o)) {}
   const Options &opts;
   Diagnostics &diag;
+  // Threads of this link (dlink/parallel.h: compute in parallel, commit in order).
+  Parallelism par;
   Arena arena;
   Arch arch;
   std::vector<InputObject *> inputs;

@@ -92,6 +92,10 @@ struct Options {
   // dlink's own hidden developer options (never recorded, not in --help):
   bool dlink_time_passes = false;   // --dlink-time-passes: one stderr line per stage with its time
   bool dlink_no_refinalize = false; // --dlink-no-refinalize: sm_100+ kernels keep ptxas's code (research)
+  // --threads N / -j N (dlink's own, never recorded, not in --help): threads
+  // one link may use; empty: every available core. No output byte depends
+  // on it (dlink/parallel.h).
+  std::string threads;
   // dlink's explanation options (never recorded, not in --help; they
   // change no output byte; src/explain, docs/explain-*.md). "-" is stdout.
   std::string map_file;                    // --map
