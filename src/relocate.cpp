@@ -59,12 +59,12 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
   return Action::Keep;
 }
 
-// Offset of the last DWARF CIE that starts before `offset` in a
-// .debug_frame (32- or 64-bit format entries).
-std::optional<u64> preceding_cie(const std::vector<u8> &d, u64 offset) {
-  std::optional<u64> cie;
+// Offsets of the DWARF CIEs of a .debug_frame (32- or 64-bit format
+// entries), in order, up to the first zero-length or truncated entry.
+std::vector<u64> cie_offsets(const std::vector<u8> &d) {
+  std::vector<u64> cies;
   u64 pos = 0;
-  while (pos + 8 <= d.size() && pos < offset) {
+  while (pos + 8 <= d.size()) {
     u32 len32 = read_le<u32>(d.data() + pos);
     u64 len, id, header;
     if (len32 == 0xffffffffu) {
@@ -74,19 +74,27 @@ std::optional<u64> preceding_cie(const std::vector<u8> &d, u64 offset) {
       id = read_le<u64>(d.data() + pos + 12);
       header = 12;
       if (id == ~u64{0})
-        cie = pos;
+        cies.push_back(pos);
     } else {
       len = len32;
       id = read_le<u32>(d.data() + pos + 4);
       header = 4;
       if (id == 0xffffffffu)
-        cie = pos;
+        cies.push_back(pos);
     }
-    if (len == 0)
+    if (len == 0 || len > d.size())
       break;
     pos += header + len;
   }
-  return cie;
+  return cies;
+}
+
+// The last of `cies` that starts before `offset`.
+std::optional<u64> preceding_cie(const std::vector<u64> &cies, u64 offset) {
+  auto it = std::lower_bound(cies.begin(), cies.end(), offset);
+  if (it == cies.begin())
+    return std::nullopt;
+  return *--it;
 }
 
 u32 constant_bank(const OutputSection *sec) {
@@ -124,6 +132,7 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
   {
     OutputSection *target = sec->target;
     std::vector<OutputReloc> kept;
+    std::optional<std::vector<u64>> cies; // of target, when it is a .debug_frame
     for (OutputReloc r : sec->relocs) {
       const u32 input_type = r.type;
       if (auto plain = unified_reloc_replacement(r.type))
@@ -211,7 +220,9 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       if (ctx.arch.is_mercury() && !sec->merc && r.sym && r.sym->is_section_symbol &&
           r.sym->section == target &&
           target->name.ends_with("debug_frame") && sec->rela) {
-        if (auto cie = preceding_cie(target->data, r.offset)) {
+        if (!cies)
+          cies = cie_offsets(target->data); // (relocations do not touch the CIE ids)
+        if (auto cie = preceding_cie(*cies, r.offset)) {
           in.address = *cie;
           in.implicit_addend = false;
         }

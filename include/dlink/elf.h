@@ -16,6 +16,7 @@
 
 #include "dlink/arena.h"
 #include "dlink/common.h"
+#include "dlink/name_hash.h"
 
 #include <array>
 #include <optional>
@@ -179,8 +180,13 @@ struct ElfFile {
   std::vector<ElfSection> sections;
   std::vector<ElfProgramHeader> segments;
 
-  // Index of the first section with this name, if any.
+  // Index of the first section with this name, if any (a hash lookup in
+  // files read by read_elf, whose section names never change afterwards).
   std::optional<u32> find_section(std::string_view name) const;
+  // Built by read_elf: section name -> first index; used while `sections`
+  // still has the size it had then.
+  NameMap<u32> section_index;
+  size_t indexed_sections = 0;
   const ElfSection *section_named(std::string_view name) const;
   u32 sm() const { return (flags >> 8) & 0xff; }
 };

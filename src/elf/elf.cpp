@@ -21,6 +21,10 @@ void check_range(std::span<const u8> bytes, u64 offset, u64 size, const char *wh
 } // namespace
 
 std::optional<u32> ElfFile::find_section(std::string_view name) const {
+  if (indexed_sections && indexed_sections == sections.size()) {
+    auto it = section_index.find(name);
+    return it == section_index.end() ? std::nullopt : std::optional<u32>(it->second);
+  }
   for (u32 i = 0; i < sections.size(); i++)
     if (sections[i].name == name)
       return i;
@@ -105,6 +109,10 @@ ElfFile read_elf(std::span<const u8> bytes) {
     const ElfSection &shstr = f.sections[f.shstrndx];
     for (auto &sec : f.sections)
       sec.name = string_at(shstr, sec.name_offset);
+    f.section_index.reserve(shnum);
+    for (u32 i = 0; i < shnum; i++)
+      f.section_index.emplace(f.sections[i].name, i); // the first of a name stays
+    f.indexed_sections = shnum;
   }
 
   if (phnum) {

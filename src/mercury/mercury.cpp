@@ -90,6 +90,14 @@ private:
     return sec;
   }
 
+  InputMercury *mercury_of(const InputObject *obj) {
+    if (by_object_.empty())
+      for (InputMercury &in : inputs_)
+        by_object_.emplace(in.obj, &in);
+    auto it = by_object_.find(obj);
+    return it == by_object_.end() ? nullptr : it->second;
+  }
+
   // The output (SASS) section a Mercury section of an input mirrors.
   OutputSection *sass_twin_of(std::string_view merc_name) {
     if (merc_name.starts_with(".nv.capmerc"))
@@ -339,12 +347,21 @@ private:
 
   // The capsule of the function in SASS section `text`; by name when the
   // section has no function.
+  // (The Mercury sections of each function, in creation order, are indexed
+  // at the first call: capsules all exist by then, and the sections made
+  // afterwards have no function.)
   OutputSection *capsule_of(const OutputSection &text) {
     std::string name = ".nv.capmerc" + std::string(text.name);
-    if (text.func)
-      for (OutputSection *sec : ctx_.out.sections)
-        if (sec->merc && sec->func == text.func && sec->name == name)
-          return sec;
+    if (text.func) {
+      if (merc_by_func_.empty())
+        for (OutputSection *sec : ctx_.out.sections)
+          if (sec->merc && sec->func)
+            merc_by_func_[sec->func].push_back(sec);
+      if (auto it = merc_by_func_.find(text.func); it != merc_by_func_.end())
+        for (OutputSection *sec : it->second)
+          if (sec->name == name)
+            return sec;
+    }
     return merc_output(name);
   }
 
@@ -399,8 +416,15 @@ private:
       scratch.merc = true;
       scratch.rela = true;
       scratch.target = target;
-      for (InputMercury &in : inputs_)
-        add_relocs(in, name, target, scratch);
+      // Code relocations belong to the input that defines the function
+      // (add_relocs checks it too): only that input is searched.
+      if (target->func && target->func->defined_in) {
+        if (InputMercury *in = mercury_of(target->func->defined_in))
+          add_relocs(*in, name, target, scratch);
+      } else {
+        for (InputMercury &in : inputs_)
+          add_relocs(in, name, target, scratch);
+      }
       std::reverse(scratch.relocs.begin(), scratch.relocs.end());
       apply_relocation_section(ctx_, &scratch);
       if (scratch.relocs.empty())
@@ -955,6 +979,8 @@ private:
 
   Context &ctx_;
   std::vector<InputMercury> inputs_;
+  std::unordered_map<const InputObject *, InputMercury *> by_object_; // (mercury_of)
+  std::unordered_map<const void *, std::vector<OutputSection *>> merc_by_func_; // (capsule_of)
   std::vector<OutputSection *> header_index_banks_; // Mercury copies, made before they are added
   std::vector<OutputSection *> optimizer_banks_;    // (the same for optimizer constant banks)
 };
