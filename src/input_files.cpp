@@ -38,6 +38,7 @@
 #include "lto/lto.h"
 #include "ptx_jit.h"
 #include "registration.h"
+#include "validate.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -184,6 +185,26 @@ private:
   void *addr_;
   size_t size_;
 };
+
+// The whole of a regular file, mapped (owned by `arena`), or nullopt.
+std::optional<std::span<const u8>> map_file(Arena &arena, const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  struct stat st {};
+  std::optional<std::span<const u8>> out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    size_t size = static_cast<size_t>(st.st_size);
+    if (size == 0) {
+      out.emplace();
+    } else if (void *a = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0); a != MAP_FAILED) {
+      arena.make<MappedFile>(a, size);
+      out.emplace(static_cast<const u8 *>(a), size);
+    }
+  }
+  ::close(fd);
+  return out;
+}
 
 struct BytesKey {
   const void *data;
@@ -979,10 +1000,14 @@ private:
       if (S_ISDIR(st.st_mode))
         diag().fatal(nvlink_msg::kMemoryAllocationFailure);
       std::span<const u8> bytes;
-      try {
-        bytes = read_file_into_arena(ctx_.arena, file);
-      } catch (const InputError &) {
-        continue;
+      if (std::optional<std::span<const u8>> mapped = map_file(ctx_.arena, file)) {
+        bytes = *mapped;
+      } else {
+        try {
+          bytes = read_file_into_arena(ctx_.arena, file);
+        } catch (const InputError &) {
+          continue;
+        }
       }
       if (bytes.size() <= kArchiveMagic.size()) {
         skipping_incompatible(file, lib);
@@ -1025,6 +1050,7 @@ bool is_cudadevrt_name(std::string_view path) {
 void read_inputs(Context &ctx) {
   InputReader(ctx).run();
   lto::finish_inputs(ctx);
+  validate_inputs(ctx); // (computed here, in parallel; reported by the merge)
 }
 
 } // namespace dlink
