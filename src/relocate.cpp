@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 namespace dlink {
 
@@ -248,30 +247,37 @@ void commit(Context &ctx, OutputSection *sec, SectionResult &result) {
 // Relocation sections of different targets are independent: they are
 // applied at once, each target's sections in order on one thread, and the
 // results (capsule values, a fatal error) are committed in section order.
+// (One thread: section by section, as before.)
 void apply_relocations(Context &ctx) {
   std::vector<OutputSection *> secs;
   for (OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::Reloc && !sec->removed && sec->target)
       secs.push_back(sec);
-  std::vector<SectionResult> results(secs.size());
-  // Groups: the positions of each target's sections, by first appearance.
-  std::vector<std::vector<size_t>> groups;
-  {
-    std::unordered_map<const OutputSection *, size_t> group_of;
-    for (size_t i = 0; i < secs.size(); ++i) {
-      auto [it, added] = group_of.emplace(secs[i]->target, groups.size());
-      if (added)
-        groups.emplace_back();
-      groups[it->second].push_back(i);
-    }
+  if (ctx.par.serial()) {
+    for (OutputSection *sec : secs)
+      apply_relocation_section(ctx, sec);
+    return;
   }
-  ctx.par.for_each_index(groups.size(), [&](size_t g) {
-    for (size_t i : groups[g]) {
+  // Groups: runs of (target, position) sorted; a group's sections stay in
+  // section order (which group runs first does not matter).
+  std::vector<std::pair<const OutputSection *, size_t>> order(secs.size());
+  for (size_t i = 0; i < secs.size(); ++i)
+    order[i] = {secs[i]->target, i};
+  std::sort(order.begin(), order.end());
+  std::vector<size_t> starts;
+  for (size_t i = 0; i < order.size(); ++i)
+    if (i == 0 || order[i].first != order[i - 1].first)
+      starts.push_back(i);
+  starts.push_back(order.size());
+  std::vector<SectionResult> results(secs.size());
+  ctx.par.for_each_index(starts.size() - 1, [&](size_t g) {
+    for (size_t k = starts[g]; k < starts[g + 1]; ++k) {
+      size_t i = order[k].second;
       apply_section(ctx, secs[i], results[i]);
       if (results[i].fatal)
         break; // (the link stops there)
     }
-  }, 8);
+  }, 16);
   for (size_t i = 0; i < secs.size(); ++i)
     commit(ctx, secs[i], results[i]);
 }
