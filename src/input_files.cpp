@@ -188,6 +188,9 @@ private:
 
 // The whole of a regular file, mapped (owned by `arena`), or nullopt.
 std::optional<std::span<const u8>> map_file(Arena &arena, const std::string &path) {
+  struct stat st0 {};
+  if (::stat(path.c_str(), &st0) != 0 || !S_ISREG(st0.st_mode))
+    return std::nullopt;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return std::nullopt;
@@ -315,6 +318,10 @@ void Prefetch::run(Context &ctx) {
   std::vector<Mapped> mapped(paths.size());
   ctx.par.for_each_index(paths.size(), [&](size_t i) {
     Mapped &m = mapped[i];
+    // (Regular files only: opening a FIFO would wait for its writer.)
+    struct stat st {};
+    if (::stat(paths[i].c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      return;
     int fd = ::open(paths[i].c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
       return;
