@@ -38,13 +38,18 @@
 #include "lto/lto.h"
 #include "ptx_jit.h"
 #include "registration.h"
+#include "validate.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <cstdlib>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace dlink {
@@ -150,11 +155,351 @@ bool is_placeholder_name(std::string_view name) {
   return name.starts_with("__UFT") || name.starts_with("__UDT");
 }
 
+
+// ---- the parallel part of reading ----
+//
+// Before the inputs are read in link order (InputReader, one thread), the
+// work that depends on nothing but one file's bytes is done for all of them
+// at once (ctx.par): the command-line files are mapped, and every cubin, host
+// object, fatbin and member of a user archive among them is parsed as far as
+// its device code: the fatbin entry nvlink would take, decompressed,
+// compiled by ptxas when it is PTX, and the cubin's ELF headers and symbols.
+// The results are kept by the address of the bytes they were computed from;
+// the reader in link order takes them instead of computing them again, and
+// computes (and reports) as before whatever was not prefetched or failed.
+// Nothing here writes a message or changes what is linked; which member of
+// a system library is read, in which order, stays the reader's decision.
+
+// A read-only mapping of an input file, unmapped with the link's arena.
+class MappedFile {
+public:
+  MappedFile(void *addr, size_t size) : addr_(addr), size_(size) {}
+  ~MappedFile() {
+    if (addr_)
+      ::munmap(addr_, size_);
+  }
+  MappedFile(const MappedFile &) = delete;
+  MappedFile &operator=(const MappedFile &) = delete;
+
+private:
+  void *addr_;
+  size_t size_;
+};
+
+// The whole of a regular file, mapped (owned by `arena`), or nullopt.
+std::optional<std::span<const u8>> map_file(Arena &arena, const std::string &path) {
+  struct stat st0 {};
+  if (::stat(path.c_str(), &st0) != 0 || !S_ISREG(st0.st_mode))
+    return std::nullopt;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  struct stat st {};
+  std::optional<std::span<const u8>> out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    size_t size = static_cast<size_t>(st.st_size);
+    if (size == 0) {
+      out.emplace();
+    } else if (void *a = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0); a != MAP_FAILED) {
+      arena.make<MappedFile>(a, size);
+      out.emplace(static_cast<const u8 *>(a), size);
+    }
+  }
+  ::close(fd);
+  return out;
+}
+
+struct BytesKey {
+  const void *data;
+  size_t size;
+  bool operator==(const BytesKey &) const = default;
+};
+struct BytesKeyHash {
+  size_t operator()(const BytesKey &k) const {
+    return std::hash<const void *>()(k.data) ^ (std::hash<size_t>()(k.size) * 0x9e3779b97f4a7c15ull);
+  }
+};
+BytesKey key_of(std::span<const u8> b) { return {b.data(), b.size()}; }
+
+struct ParsedCubin {
+  ElfFile elf;
+  std::vector<ElfSymbol> symbols;
+};
+
+struct PtxKey {
+  const void *data;
+  size_t size;
+  std::string options;
+  bool operator==(const PtxKey &) const = default;
+};
+struct PtxKeyHash {
+  size_t operator()(const PtxKey &k) const {
+    return BytesKeyHash()({k.data, k.size}) ^ std::hash<std::string>()(k.options);
+  }
+};
+
+class Prefetch {
+public:
+  struct File {
+    struct stat st {};
+    std::span<const u8> bytes;
+  };
+
+  void run(Context &ctx);
+
+  const File *file(const std::string &path) const {
+    auto it = files_.find(path);
+    return it == files_.end() ? nullptr : &it->second;
+  }
+  // The decompressed payload of a fatbin entry stored at `stored`, if known.
+  std::optional<std::span<const u8>> payload(std::span<const u8> stored) const {
+    auto it = payloads_.find(key_of(stored));
+    if (it == payloads_.end())
+      return std::nullopt;
+    return it->second;
+  }
+  // The ELF headers and symbols of a cubin, once (a second use parses again).
+  std::optional<ParsedCubin> take_cubin(std::span<const u8> bytes) {
+    auto it = cubins_.find(key_of(bytes));
+    if (it == cubins_.end())
+      return std::nullopt;
+    std::optional<ParsedCubin> out(std::move(it->second));
+    cubins_.erase(it);
+    return out;
+  }
+  std::optional<PtxasRun> take_ptxas_run(std::string_view ptx, std::string_view options) {
+    auto it = ptx_.find(PtxKey{ptx.data(), ptx.size(), std::string(options)});
+    if (it == ptx_.end())
+      return std::nullopt;
+    std::optional<PtxasRun> out(std::move(it->second));
+    ptx_.erase(it);
+    return out;
+  }
+
+private:
+  enum class Kind { Cubin, Fatbin, Host, PtxText };
+  struct Unit {
+    Kind kind;
+    std::span<const u8> bytes;
+    Arena *arena = nullptr;
+    // Results.
+    std::vector<std::pair<BytesKey, std::span<const u8>>> payloads;
+    std::vector<std::pair<BytesKey, ParsedCubin>> cubins;
+    std::vector<std::pair<PtxKey, PtxasRun>> ptx;
+  };
+
+  void add_units(Context &ctx, Arena &scratch, const std::string &path, std::span<const u8> bytes,
+                 std::vector<Unit> &units);
+  static void compute(const Context &ctx, Unit &u);
+  static void parse_cubin(Unit &u, std::span<const u8> bytes);
+  static void use_fatbin(const Context &ctx, Unit &u, std::span<const u8> bytes);
+
+  std::unordered_map<std::string, File> files_;
+  std::unordered_map<BytesKey, std::span<const u8>, BytesKeyHash> payloads_;
+  std::unordered_map<BytesKey, ParsedCubin, BytesKeyHash> cubins_;
+  std::unordered_map<PtxKey, PtxasRun, PtxKeyHash> ptx_;
+};
+
+void Prefetch::run(Context &ctx) {
+  // 1. Map the files named on the command line (each path once).
+  std::vector<std::string> paths;
+  {
+    std::unordered_set<std::string> seen;
+    for (const std::string &p : ctx.opts.input_files)
+      if (!ctx.opts.embedded.inputs.count(p) && seen.insert(p).second)
+        paths.push_back(p);
+  }
+  struct Mapped {
+    bool ok = false;
+    struct stat st {};
+    void *addr = nullptr;
+    size_t size = 0;
+  };
+  std::vector<Mapped> mapped(paths.size());
+  ctx.par.for_each_index(paths.size(), [&](size_t i) {
+    Mapped &m = mapped[i];
+    // (Regular files only: opening a FIFO would wait for its writer.)
+    struct stat st {};
+    if (::stat(paths[i].c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      return;
+    int fd = ::open(paths[i].c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      return;
+    if (::fstat(fd, &m.st) == 0 && S_ISREG(m.st.st_mode)) {
+      m.size = static_cast<size_t>(m.st.st_size);
+      if (m.size == 0) {
+        m.ok = true;
+      } else {
+        void *a = ::mmap(nullptr, m.size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (a != MAP_FAILED) {
+          m.addr = a;
+          m.ok = true;
+        }
+      }
+    }
+    ::close(fd);
+  });
+  for (size_t i = 0; i < paths.size(); ++i) {
+    Mapped &m = mapped[i];
+    if (!m.ok)
+      continue;
+    if (m.addr)
+      ctx.arena.make<MappedFile>(m.addr, m.size);
+    files_.emplace(paths[i], File{m.st, {static_cast<const u8 *>(m.addr), m.addr ? m.size : 0}});
+  }
+
+  // 2. What each file holds (archives: their members), in link order.
+  std::vector<Unit> units;
+  Arena scratch; // archive member lists
+  for (const std::string &p : paths)
+    if (const File *f = file(p))
+      add_units(ctx, scratch, p, f->bytes, units);
+  if (units.empty())
+    return;
+  for (Unit &u : units)
+    u.arena = ctx.arena.make<Arena>();
+
+  // 3. Parse, decompress and compile them all at once.
+  ctx.par.for_each_index(units.size(), [&](size_t i) { compute(ctx, units[i]); });
+
+  for (Unit &u : units) {
+    for (auto &[k, v] : u.payloads)
+      payloads_.emplace(k, v);
+    for (auto &[k, v] : u.cubins)
+      cubins_.emplace(k, std::move(v));
+    for (auto &[k, v] : u.ptx)
+      ptx_.emplace(std::move(k), std::move(v));
+  }
+}
+
+void Prefetch::add_units(Context &ctx, Arena &scratch, const std::string &path,
+                         std::span<const u8> bytes, std::vector<Unit> &units) {
+  if (bytes.size() < kMinInputSize)
+    return;
+  auto add = [&](Kind k, std::span<const u8> b) { units.push_back(Unit{.kind = k, .bytes = b}); };
+  auto archive = [&]() {
+    // User archives only (every member is read); system libraries are read
+    // on demand, and thin archives name other files.
+    if (!is_archive(bytes) || is_thin_archive(bytes) ||
+        (is_cudadevrt_name(path) && !ctx.opts.keep_system_libraries))
+      return;
+    std::vector<ArchiveMember> members;
+    try {
+      members = read_archive(scratch, bytes, path);
+    } catch (...) {
+      return;
+    }
+    for (const ArchiveMember &m : members)
+      if (!is_cuda_elf(m.data) && is_host_object_file(m.data))
+        add(Kind::Host, m.data);
+  };
+  switch (extension_of(path)) {
+  case Ext::None:
+    return;
+  case Ext::Cubin:
+    if (is_cuda_elf(bytes))
+      add(Kind::Cubin, bytes);
+    return;
+  case Ext::Fatbin:
+    if (is_fatbin(bytes))
+      add(Kind::Fatbin, bytes);
+    return;
+  case Ext::Ptx:
+    if (is_cuda_elf(bytes))
+      add(Kind::Cubin, bytes);
+    else if (is_fatbin(bytes))
+      add(Kind::Fatbin, bytes);
+    else if (is_ptx_text(bytes))
+      add(Kind::PtxText, bytes);
+    return;
+  case Ext::O:
+    if (is_cuda_elf(bytes))
+      add(Kind::Cubin, bytes);
+    else if (is_host_object_file(bytes))
+      add(Kind::Host, bytes);
+    else
+      archive();
+    return;
+  case Ext::So:
+    archive();
+    return;
+  case Ext::Other:
+    if (is_host_object_file(bytes))
+      add(Kind::Host, bytes);
+    else
+      archive();
+    return;
+  }
+}
+
+void Prefetch::parse_cubin(Unit &u, std::span<const u8> bytes) {
+  try {
+    ParsedCubin c;
+    c.elf = read_elf(bytes);
+    auto symtab = c.elf.find_section(".symtab");
+    if (!symtab)
+      return;
+    c.symbols = read_symbols(c.elf, c.elf.sections[*symtab]);
+    u.cubins.emplace_back(key_of(bytes), std::move(c));
+  } catch (...) {
+  }
+}
+
+void Prefetch::use_fatbin(const Context &ctx, Unit &u, std::span<const u8> bytes) {
+  FatbinReadOptions options;
+  options.first_container_only = true;
+  options.decompress = false;
+  std::vector<FatbinEntry> entries = read_fatbin(*u.arena, bytes, options);
+  const FatbinEntry *chosen = select_fatbin_entry(entries, ctx.arch);
+  if (!chosen)
+    return;
+  FatbinEntry entry = *chosen;
+  decompress_fatbin_entry(*u.arena, entry);
+  if (entry.compressed())
+    u.payloads.emplace_back(key_of(entry.stored), entry.payload);
+  if (entry.is_ptx()) {
+    std::string_view text = entry.ptx_text();
+    u.ptx.emplace_back(PtxKey{text.data(), text.size(), std::string(entry.ptxas_options)},
+                       run_ptxas(ctx, text, entry.ptxas_options));
+    return;
+  }
+  parse_cubin(u, entry.payload);
+}
+
+void Prefetch::compute(const Context &ctx, Unit &u) {
+  try {
+    switch (u.kind) {
+    case Kind::Cubin:
+      parse_cubin(u, u.bytes);
+      return;
+    case Kind::Fatbin:
+      use_fatbin(ctx, u, u.bytes);
+      return;
+    case Kind::Host: {
+      HostObject ho = dlink::read_host_object(u.bytes);
+      if (ho.is_relocatable() && ho.has_relfatbin && is_fatbin(ho.relfatbin_to_eof))
+        use_fatbin(ctx, u, ho.relfatbin_to_eof);
+      return;
+    }
+    case Kind::PtxText: {
+      // Targets before sm_90 compile it too (and link nothing of it).
+      std::string_view text(reinterpret_cast<const char *>(u.bytes.data()), u.bytes.size());
+      text = text.substr(0, text.find('\0'));
+      u.ptx.emplace_back(PtxKey{text.data(), text.size(), std::string()}, run_ptxas(ctx, text, ""));
+      return;
+    }
+    }
+  } catch (...) {
+    // Whatever failed is read again in link order, which reports it.
+  }
+}
+
 class InputReader {
 public:
   explicit InputReader(Context &ctx) : ctx_(ctx) {}
 
   void run() {
+    prefetch_.run(ctx_);
     for (const std::string &path : ctx_.opts.input_files)
       read_path(path);
     for (const std::string &lib : ctx_.opts.libraries)
@@ -170,6 +515,7 @@ private:
   // Where the cubins read next come from (InputObject::origin; --map).
   InputOrigin origin_;
   std::string library_; // the -l name of the archive being read, if any
+  Prefetch prefetch_;
 
   Diagnostics &diag() { return ctx_.diag; }
 
@@ -192,7 +538,10 @@ private:
   void read_path(const std::string &path) {
     struct stat st {};
     std::span<const u8> bytes;
-    if (!read_memory_input(path, st, bytes)) {
+    if (const Prefetch::File *f = prefetch_.file(path); f && !ctx_.opts.embedded.inputs.count(path)) {
+      st = f->st;
+      bytes = f->bytes;
+    } else if (!read_memory_input(path, st, bytes)) {
       if (::stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode))
         diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
       try {
@@ -291,14 +640,22 @@ private:
     std::string_view text(reinterpret_cast<const char *>(bytes.data()), bytes.size());
     text = text.substr(0, text.find('\0'));
     if (ctx_.arch.sm < 90) {
-      jit_compile_ptx(ctx_, text, "", path);
+      jit_compile(text, "", path);
       return;
     }
     origin_.how = "PTX file compiled by ptxas";
     ctx_.all_inputs_have_host_refs = false;
     ctx_.link_binary_ids.push_back(registration_id_for_path(path));
     lto::linked_input(ctx_, path, false);
-    add_cubin(path, jit_compile_ptx(ctx_, text, "", path), false);
+    add_cubin(path, jit_compile(text, "", path), false);
+  }
+
+  // ptxas's run for this PTX, as prefetched (or run now), reported.
+  std::span<const u8> jit_compile(std::string_view ptx, std::string_view options,
+                                  std::string_view what) {
+    if (std::optional<PtxasRun> run = prefetch_.take_ptxas_run(ptx, options))
+      return commit_ptxas_run(ctx_, *run, what);
+    return jit_compile_ptx(ctx_, ptx, options, what);
   }
 
   // ---- host objects ----
@@ -400,6 +757,12 @@ private:
       return;
     }
     FatbinEntry &entry = entries[static_cast<size_t>(chosen - entries.data())];
+    if (!entry.decompressed && !entry.truncated && entry.compressed()) {
+      if (std::optional<std::span<const u8>> payload = prefetch_.payload(entry.stored)) {
+        entry.payload = *payload;
+        entry.decompressed = true;
+      }
+    }
     try {
       decompress_fatbin_entry(ctx_.arena, entry);
     } catch (const FatbinError &e) {
@@ -420,7 +783,7 @@ private:
     if (entry.is_ptx()) {
       if (!cudadevrt)
         lto::linked_input(ctx_, name, ir != nullptr);
-      std::span<const u8> cubin = jit_compile_ptx(ctx_, entry.ptx_text(), entry.ptxas_options, name);
+      std::span<const u8> cubin = jit_compile(entry.ptx_text(), entry.ptxas_options, name);
       add_cubin(name, cubin, false);
       return;
     }
@@ -492,19 +855,24 @@ private:
     obj->name = std::string(name);
     obj->origin = origin_;
     obj->bytes = bytes;
-    try {
-      obj->elf = read_elf(bytes);
-    } catch (const InputError &) {
-      // nvlink ignores cubins whose headers point past the end of the file.
-      return;
-    }
-    try {
-      auto symtab = obj->elf.find_section(".symtab");
-      if (!symtab)
-        diag().fatal(fmt::format("symsec not found in '{}'", obj->name));
-      obj->symbols = read_symbols(obj->elf, obj->elf.sections[*symtab]);
-    } catch (const InputError &e) {
-      diag().fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
+    if (std::optional<ParsedCubin> parsed = prefetch_.take_cubin(bytes)) {
+      obj->elf = std::move(parsed->elf);
+      obj->symbols = std::move(parsed->symbols);
+    } else {
+      try {
+        obj->elf = read_elf(bytes);
+      } catch (const InputError &) {
+        // nvlink ignores cubins whose headers point past the end of the file.
+        return;
+      }
+      try {
+        auto symtab = obj->elf.find_section(".symtab");
+        if (!symtab)
+          diag().fatal(fmt::format("symsec not found in '{}'", obj->name));
+        obj->symbols = read_symbols(obj->elf, obj->elf.sections[*symtab]);
+      } catch (const InputError &e) {
+        diag().fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
+      }
     }
     if (by_path) {
       if (obj->elf.type != ET_REL)
@@ -639,10 +1007,14 @@ private:
       if (S_ISDIR(st.st_mode))
         diag().fatal(nvlink_msg::kMemoryAllocationFailure);
       std::span<const u8> bytes;
-      try {
-        bytes = read_file_into_arena(ctx_.arena, file);
-      } catch (const InputError &) {
-        continue;
+      if (std::optional<std::span<const u8>> mapped = map_file(ctx_.arena, file)) {
+        bytes = *mapped;
+      } else {
+        try {
+          bytes = read_file_into_arena(ctx_.arena, file);
+        } catch (const InputError &) {
+          continue;
+        }
       }
       if (bytes.size() <= kArchiveMagic.size()) {
         skipping_incompatible(file, lib);
@@ -685,6 +1057,7 @@ bool is_cudadevrt_name(std::string_view path) {
 void read_inputs(Context &ctx) {
   InputReader(ctx).run();
   lto::finish_inputs(ctx);
+  validate_inputs(ctx); // (computed here, in parallel; reported by the merge)
 }
 
 } // namespace dlink

@@ -56,6 +56,11 @@ struct InputObject {
   std::vector<ElfSymbol> symbols;
   u32 index = 0; // position in link order
   InputOrigin origin;
+  // The result of validate_cubin, when read_inputs already computed it (in
+  // parallel, for every input): the merge then reports it in link order.
+  enum class Validation : u8 { Pending, Valid, Invalid };
+  Validation validation = Validation::Pending;
+  std::string validation_error;
 
   // Where merging put this input's symbols and sections (kept for the
   // capsule-Mercury stage, which merges the twin sections afterwards).

@@ -2,6 +2,7 @@
 #include "dlink/parallel.h"
 
 #include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
@@ -13,7 +14,16 @@
 namespace dlink {
 
 struct Parallelism::Arena {
-  explicit Arena(int threads) : arena(threads) {}
+  // More threads than cores (-j 8 on a 2-core machine): TBB's worker limit
+  // is raised for the link, else TBB prints a warning on stderr (and an
+  // output stream must not depend on the thread count).
+  explicit Arena(int threads)
+      : limit(threads > tbb::info::default_concurrency()
+                  ? std::make_unique<tbb::global_control>(
+                        tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads))
+                  : nullptr),
+        arena(threads) {}
+  std::unique_ptr<tbb::global_control> limit;
   tbb::task_arena arena;
 };
 

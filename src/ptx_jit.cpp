@@ -3,6 +3,7 @@
 
 #include "dlink/fatbin.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -146,11 +147,13 @@ RunResult run_in_dir(const std::string &exe, const std::vector<std::string> &arg
   if (pid == 0) {
     if (::chdir(dir.c_str()) != 0)
       ::_exit(127);
-    FILE *f = std::fopen(log.c_str(), "wb");
-    if (!f)
+    // (Only async-signal-safe calls after fork: other threads of the link
+    // may hold the allocator's locks.)
+    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0)
       ::_exit(127);
-    ::dup2(::fileno(f), 1);
-    ::dup2(::fileno(f), 2);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
     ::execv(exe.c_str(), argv.data());
     ::_exit(127);
   }
@@ -230,25 +233,26 @@ std::vector<std::string> ptxas_arguments(const Context &ctx, std::string_view en
   return args;
 }
 
-std::span<const u8> jit_compile_ptx(Context &ctx, std::string_view ptx,
-                                    std::string_view entry_options, std::string_view what) {
+PtxasRun run_ptxas(const Context &ctx, std::string_view ptx, std::string_view entry_options) {
+  PtxasRun run;
   std::optional<std::string> ptxas = find_ptxas();
-  if (!ptxas)
-    ctx.diag.fatal(fmt::format(
-        "'{}' contains PTX that must be compiled, but ptxas was not found (looked next to "
-        "this program, in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH; set DLINK_PTXAS or "
-        "CUDA_HOME)",
-        what));
+  if (!ptxas) {
+    run.status = PtxasRun::Status::NoPtxas;
+    return run;
+  }
+  run.ptxas = *ptxas;
   TempDir dir;
-  if (!dir.ok())
-    ctx.diag.fatal(fmt::format("Could not create a temporary directory to compile the PTX of '{}'",
-                               what));
+  if (!dir.ok()) {
+    run.status = PtxasRun::Status::NoTempDir;
+    return run;
+  }
   {
     std::ofstream f(dir.path() / kPtxFileName, std::ios::binary);
     f.write(ptx.data(), static_cast<std::streamsize>(ptx.size()));
-    if (!f)
-      ctx.diag.fatal(fmt::format("Could not write a temporary file to compile the PTX of '{}'",
-                                 what));
+    if (!f) {
+      run.status = PtxasRun::Status::WriteFailed;
+      return run;
+    }
   }
   std::vector<std::string> args = ptxas_arguments(ctx, entry_options);
   bool debug = false;
@@ -261,18 +265,52 @@ std::span<const u8> jit_compile_ptx(Context &ctx, std::string_view ptx,
     args.push_back(kPtxFileName);
   }
   RunResult r = run_in_dir(*ptxas, args, dir.path());
-  if (!r.started)
-    ctx.diag.fatal(fmt::format("Could not run '{}' to compile the PTX of '{}': {}", *ptxas, what,
-                               std::strerror(errno)));
-  ctx.diag.stream() << r.output;
-  if (r.status == 127 && r.output.empty())
-    ctx.diag.fatal(fmt::format("Could not run '{}' to compile the PTX of '{}'", *ptxas, what));
-  if (r.status != 0)
+  if (!r.started) {
+    run.error = errno;
+    run.status = PtxasRun::Status::NotStarted;
+    return run;
+  }
+  run.output = std::move(r.output);
+  run.exit_status = r.status;
+  if (r.status == 0)
+    run.cubin = read_text_file(dir.path() / kCubinFileName);
+  run.status = PtxasRun::Status::Ran;
+  return run;
+}
+
+std::span<const u8> commit_ptxas_run(Context &ctx, const PtxasRun &run, std::string_view what) {
+  switch (run.status) {
+  case PtxasRun::Status::NoPtxas:
+    ctx.diag.fatal(fmt::format(
+        "'{}' contains PTX that must be compiled, but ptxas was not found (looked next to "
+        "this program, in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH; set DLINK_PTXAS or "
+        "CUDA_HOME)",
+        what));
+  case PtxasRun::Status::NoTempDir:
+    ctx.diag.fatal(fmt::format("Could not create a temporary directory to compile the PTX of '{}'",
+                               what));
+  case PtxasRun::Status::WriteFailed:
+    ctx.diag.fatal(fmt::format("Could not write a temporary file to compile the PTX of '{}'",
+                               what));
+  case PtxasRun::Status::NotStarted:
+    ctx.diag.fatal(fmt::format("Could not run '{}' to compile the PTX of '{}': {}", run.ptxas,
+                               what, std::strerror(run.error)));
+  case PtxasRun::Status::Ran:
+    break;
+  }
+  ctx.diag.stream() << run.output;
+  if (run.exit_status == 127 && run.output.empty())
+    ctx.diag.fatal(fmt::format("Could not run '{}' to compile the PTX of '{}'", run.ptxas, what));
+  if (run.exit_status != 0)
     ctx.diag.fatal(nvlink_msg::kFatbinaryError);
-  std::string cubin = read_text_file(dir.path() / kCubinFileName);
-  if (cubin.empty())
+  if (run.cubin.empty())
     ctx.diag.fatal(nvlink_msg::kFatbinaryError);
-  return ctx.arena.copy({reinterpret_cast<const u8 *>(cubin.data()), cubin.size()});
+  return ctx.arena.copy({reinterpret_cast<const u8 *>(run.cubin.data()), run.cubin.size()});
+}
+
+std::span<const u8> jit_compile_ptx(Context &ctx, std::string_view ptx,
+                                    std::string_view entry_options, std::string_view what) {
+  return commit_ptxas_run(ctx, run_ptxas(ctx, ptx, entry_options), what);
 }
 
 } // namespace dlink

@@ -37,6 +37,23 @@ std::optional<std::string> find_ptxas();
 std::span<const u8> jit_compile_ptx(Context &ctx, std::string_view ptx,
                                     std::string_view entry_options, std::string_view what);
 
+// One ptxas run, without any message: what jit_compile_ptx reports comes
+// from it (commit_ptxas_run). run_ptxas only reads the context, so that
+// several PTX inputs can be compiled at once (input_files.cpp) and their
+// messages still appear in link order.
+struct PtxasRun {
+  enum class Status { NoPtxas, NoTempDir, WriteFailed, NotStarted, Ran };
+  Status status = Status::NoPtxas;
+  std::string ptxas;   // the ptxas run
+  int error = 0;       // errno when it could not be started
+  int exit_status = -1;
+  std::string output;  // its stdout and stderr
+  std::string cubin;   // its output file (exit status 0)
+};
+PtxasRun run_ptxas(const Context &ctx, std::string_view ptx, std::string_view entry_options);
+// Reports `run` as jit_compile_ptx does and returns the cubin (arena memory).
+std::span<const u8> commit_ptxas_run(Context &ctx, const PtxasRun &run, std::string_view what);
+
 // The ptxas argument list (without argv[0], input and output file names)
 // for the current link: "-arch", target, "-m64", "-c", entry options split at
 // blanks, -Xptxas values, then "-maxrregcount N" when given.

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 
 namespace dlink {
 
@@ -120,15 +121,18 @@ u64 relocation_symbol_value(const Context &ctx, const OutputSymbol &sym) {
   return symbol_offset(ctx, sym);
 }
 
-} // namespace
+// What applying one relocation section leaves for the link to commit, in
+// order: capsule-Mercury values and the fatal error that stopped it.
+struct SectionResult {
+  std::vector<OutputModel::CapsuleValue> capsule;
+  std::optional<std::string> fatal;
+  void fail(std::string message) { fatal = std::move(message); }
+};
 
-void apply_relocations(Context &ctx) {
-  for (OutputSection *sec : ctx.out.sections)
-    if (sec->kind == SectionKind::Reloc && !sec->removed && sec->target)
-      apply_relocation_section(ctx, sec);
-}
-
-void apply_relocation_section(Context &ctx, OutputSection *sec) {
+// Applies `sec` to its target. Writes only the target's bytes and the
+// section's own relocation list, so that sections of different targets can
+// be applied at once.
+void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
   {
     OutputSection *target = sec->target;
     std::vector<OutputReloc> kept;
@@ -163,7 +167,7 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
         continue;
       u32 bytes = reloc_field_bytes(*desc);
       if (r.overruns_input)
-        ctx.diag.fatal(fmt::format("relocation at 0x{:x} in section '{}' runs past the end of its "
+        return out.fail(fmt::format("relocation at 0x{:x} in section '{}' runs past the end of its "
                                    "input section, which dlink does not link yet",
                                    r.offset, target->name));
       bool in_range = r.offset <= target->data.size() && bytes <= target->data.size() - r.offset;
@@ -173,13 +177,13 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       if (target->type == SHT_CUDA_CAPMERC_TEXT) {
         if (action != Action::Clear) {
           u64 s = r.sym ? relocation_symbol_value(ctx, *r.sym) : 0;
-          ctx.out.capsule_values[target].push_back(
+          out.capsule.push_back(
               {r.offset, r.sym, r.addend, r.type, s + r.bias + static_cast<u64>(r.addend)});
         }
         continue;
       }
       if (!in_range)
-        ctx.diag.fatal(fmt::format("relocation offset 0x{:x} out of range in section '{}'",
+        return out.fail(fmt::format("relocation offset 0x{:x} out of range in section '{}'",
                                    r.offset, target->name));
       std::span<u8> word(target->data.data() + r.offset, bytes);
       if (action == Action::Clear) {
@@ -208,7 +212,7 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
           })) {
         if (r.type != reloc_type::R_CUDA_CONST_FIELD19_40 &&
             r.type != reloc_type::R_CUDA_CONST_FIELD21_38)
-          ctx.diag.fatal(fmt::format("-r (relocatable link): a relocation of type 0x{:x} against "
+          return out.fail(fmt::format("-r (relocatable link): a relocation of type 0x{:x} against "
                                      "the undefined '{}' is not supported by dlink yet",
                                      r.type, r.sym->name));
         in.bank = 28;
@@ -233,11 +237,66 @@ void apply_relocation_section(Context &ctx, OutputSection *sec) {
       if (r.bias && sec->rela)
         r.addend += static_cast<i64>(r.bias);
       else if (r.bias)
-        ctx.diag.fatal(fmt::format("unsupported: REL relocation against a merged section in '{}'",
+        return out.fail(fmt::format("unsupported: REL relocation against a merged section in '{}'",
                                    target->name));
     }
     sec->relocs = std::move(kept);
   }
+}
+
+void commit(Context &ctx, OutputSection *sec, SectionResult &result) {
+  if (!result.capsule.empty()) {
+    auto &values = ctx.out.capsule_values[sec->target];
+    values.insert(values.end(), result.capsule.begin(), result.capsule.end());
+  }
+  if (result.fatal)
+    ctx.diag.fatal(*result.fatal);
+}
+
+} // namespace
+
+// Relocation sections of different targets are independent: they are
+// applied at once, each target's sections in order on one thread, and the
+// results (capsule values, a fatal error) are committed in section order.
+// (One thread: section by section, as before.)
+void apply_relocations(Context &ctx) {
+  std::vector<OutputSection *> secs;
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::Reloc && !sec->removed && sec->target)
+      secs.push_back(sec);
+  if (ctx.par.serial()) {
+    for (OutputSection *sec : secs)
+      apply_relocation_section(ctx, sec);
+    return;
+  }
+  // Groups: runs of (target, position) sorted; a group's sections stay in
+  // section order (which group runs first does not matter).
+  std::vector<std::pair<const OutputSection *, size_t>> order(secs.size());
+  for (size_t i = 0; i < secs.size(); ++i)
+    order[i] = {secs[i]->target, i};
+  std::sort(order.begin(), order.end());
+  std::vector<size_t> starts;
+  for (size_t i = 0; i < order.size(); ++i)
+    if (i == 0 || order[i].first != order[i - 1].first)
+      starts.push_back(i);
+  starts.push_back(order.size());
+  std::vector<SectionResult> results(secs.size());
+  ctx.par.for_each_index(starts.size() - 1, [&](size_t g) {
+    for (size_t k = starts[g]; k < starts[g + 1]; ++k) {
+      size_t i = order[k].second;
+      apply_section(ctx, secs[i], results[i]);
+      if (results[i].fatal)
+        break; // (the link stops there)
+    }
+  }, 16);
+  for (size_t i = 0; i < secs.size(); ++i)
+    commit(ctx, secs[i], results[i]);
+}
+
+void apply_relocation_section(Context &ctx, OutputSection *sec) {
+  SectionResult result;
+  apply_section(ctx, sec, result);
+  commit(ctx, sec, result);
 }
 
 } // namespace dlink

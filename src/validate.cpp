@@ -57,9 +57,39 @@ void check_symbol(const ElfFile &elf, const ElfSymbol &sym, bool main) {
                         sym.value, sym.size, sym.shndx));
 }
 
+void check_cubin(const InputObject &obj);
+
 } // namespace
 
 void validate_cubin(const InputObject &obj) {
+  switch (obj.validation) {
+  case InputObject::Validation::Valid:
+    return;
+  case InputObject::Validation::Invalid:
+    throw InputError(obj.validation_error);
+  case InputObject::Validation::Pending:
+    check_cubin(obj);
+  }
+}
+
+void validate_inputs(Context &ctx) {
+  ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) {
+    InputObject &obj = *ctx.inputs[i];
+    try {
+      check_cubin(obj);
+      obj.validation = InputObject::Validation::Valid;
+    } catch (const InputError &e) {
+      obj.validation_error = e.what();
+      obj.validation = InputObject::Validation::Invalid;
+    } catch (...) {
+      // (left to the merge, which meets the same exception)
+    }
+  });
+}
+
+namespace {
+
+void check_cubin(const InputObject &obj) {
   const ElfFile &elf = obj.elf;
   const size_t nsec = elf.sections.size();
   const size_t nsym = obj.symbols.size();
@@ -134,5 +164,7 @@ void validate_cubin(const InputObject &obj) {
     }
   }
 }
+
+} // namespace
 
 } // namespace dlink
