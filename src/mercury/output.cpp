@@ -73,6 +73,25 @@ std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLa
   return merc_syms;
 }
 
+namespace {
+
+class MercurySymbolTable : public SyntheticSection {
+public:
+  using SyntheticSection::SyntheticSection;
+  void prepare(Context &ctx, OutputLayout &layout) override { syms_ = mercury_symbol_entries(ctx, layout); }
+  u64 size() const override { return syms_.size() * kSymSize; }
+  void write(u8 *out) const override { write_symbols(out, syms_); }
+
+private:
+  std::vector<ElfSymbol> syms_;
+};
+
+} // namespace
+
+std::unique_ptr<SyntheticSection> mercury_symbol_table(OutputSection *sec) {
+  return std::make_unique<MercurySymbolTable>(sec);
+}
+
 bool mercury_section_header(const Context &ctx, const OutputLayout &layout, const OutputSection *sec,
                             ElfSection &e) {
   const OutputSection *merc_symtab = ctx.out.merc_symtab;

@@ -3,9 +3,15 @@
 // or answers "nothing", for older targets.
 #pragma once
 
-#include "output/output_layout.h"
+#include "output/synthetic.h"
 
 namespace dlink {
+
+// The index by which section `sec`'s records and relocations name `sym`:
+// in a capsule-Mercury section, the Mercury symbol table's.
+inline u32 symbol_index_in(const OutputSection *sec, const OutputSymbol *sym) {
+  return sec->merc ? sym->merc.index : sym->index;
+}
 
 // Whether the capsule-Mercury twin of an empty SASS relocation section has
 // relocations (the empty SASS section then stays).
@@ -17,6 +23,9 @@ bool mercury_twin_has_relocs(Context &ctx, const OutputSection *rel);
 void order_mercury_symbols(Context &ctx, OutputLayout &layout);
 // Its entries, with Mercury sections, types and sizes.
 std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLayout &layout);
+
+// The capsule-Mercury symbol table as a synthetic section (output/synthetic.h).
+std::unique_ptr<SyntheticSection> mercury_symbol_table(OutputSection *sec);
 
 // sh_link / sh_info of a capsule-Mercury section; false for other sections.
 bool mercury_section_header(const Context &ctx, const OutputLayout &layout, const OutputSection *sec,

@@ -115,9 +115,8 @@ public:
   void prepare(Context &, OutputLayout &) override { bytes_.assign(kRelAction.begin(), kRelAction.end()); }
 };
 
-// .nv.info, .nv.info.<f> and the capsule-Mercury .nv.merc.nv.info*: the
-// records, their symbol fields (eiattr.def) given the final symbol indices
-// (the Mercury table's for the Mercury copies).
+// .nv.info, .nv.info.<f> (and their sm_100+ copies): the records, their
+// symbol fields (eiattr.def) given the final symbol indices.
 class InfoSection : public SyntheticSection {
 public:
   using SyntheticSection::SyntheticSection;
@@ -142,8 +141,7 @@ public:
     return n;
   }
   void write(u8 *out) const override {
-    const bool merc = section_->merc;
-    auto index_of = [merc](const OutputSymbol *s) { return merc ? s->merc.index : s->index; };
+    auto index_of = [this](const OutputSymbol *s) { return symbol_index_in(section_, s); };
     for (const InfoRecord &r : section_->records) {
       u8 *start = out + 4;
       out += encode_eiattr(out, r.format, r.attr, r.value, r.payload);
@@ -195,7 +193,7 @@ public:
   void prepare(Context &ctx, OutputLayout &) override {
     const OutputSection *sec = section_;
     for (const OutputReloc &r : sec->relocs) {
-      u32 index = r.sym ? (sec->merc ? r.sym->merc.index : r.sym->index) : 0;
+      u32 index = r.sym ? symbol_index_in(sec, r.sym) : 0;
       // nvlink never leaves a relocation against symbol 0 in a linked
       // image (none in any golden output): the driver would patch S = 0
       // into the code. One here means a symbol the link could not name
@@ -384,18 +382,6 @@ void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
   }
 }
 
-// The capsule-Mercury symbol table (mercury/output.h).
-class MercurySymbolTableSection : public SyntheticSection {
-public:
-  using SyntheticSection::SyntheticSection;
-  void prepare(Context &ctx, OutputLayout &layout) override { syms_ = mercury_symbol_entries(ctx, layout); }
-  u64 size() const override { return syms_.size() * kSymSize; }
-  void write(u8 *out) const override { write_symbols(out, syms_); }
-
-private:
-  std::vector<ElfSymbol> syms_;
-};
-
 } // namespace
 
 SyntheticSections metadata_sections(Context &ctx, const OutputLayout &layout) {
@@ -429,7 +415,7 @@ SyntheticSections table_sections(Context &ctx, const OutputLayout &layout) {
   SyntheticSections list;
   for (OutputSection *sec : layout.order) {
     if (sec == ctx.out.merc_symtab)
-      list.push_back(std::make_unique<MercurySymbolTableSection>(sec));
+      list.push_back(mercury_symbol_table(sec));
     else if (sec->merc)
       continue;
     else if (sec->kind == SectionKind::StringTable)
