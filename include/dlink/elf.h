@@ -235,5 +235,7 @@ std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &rel
 // relocs.size() * kRelaSize / kRelSize).
 void write_symbols(u8 *out, const std::vector<ElfSymbol> &syms);
 void write_relocs(u8 *out, const std::vector<ElfReloc> &relocs, bool rela);
+// One relocation entry at `out` (kRelaSize or kRelSize bytes).
+void write_reloc(u8 *out, const ElfReloc &reloc, bool rela);
 
 } // namespace dlink

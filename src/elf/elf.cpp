@@ -222,15 +222,17 @@ void write_symbols(u8 *out, const std::vector<ElfSymbol> &syms) {
   }
 }
 
+void write_reloc(u8 *out, const ElfReloc &reloc, bool rela) {
+  write_le<u64>(out, reloc.offset);
+  write_le<u64>(out + 8, (u64(reloc.sym) << 32) | reloc.type);
+  if (rela)
+    write_le<i64>(out + 16, reloc.addend);
+}
+
 void write_relocs(u8 *out, const std::vector<ElfReloc> &relocs, bool rela) {
   size_t es = rela ? kRelaSize : kRelSize;
-  for (size_t i = 0; i < relocs.size(); i++) {
-    u8 *p = out + i * es;
-    write_le<u64>(p, relocs[i].offset);
-    write_le<u64>(p + 8, (u64(relocs[i].sym) << 32) | relocs[i].type);
-    if (rela)
-      write_le<i64>(p + 16, relocs[i].addend);
-  }
+  for (size_t i = 0; i < relocs.size(); i++)
+    write_reloc(out + i * es, relocs[i], rela);
 }
 
 std::span<const u8> encode_symbols(Arena &arena, const std::vector<ElfSymbol> &syms) {

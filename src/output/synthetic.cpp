@@ -204,14 +204,19 @@ public:
             "name no symbol",
             r.type, r.offset, sec->name,
             r.sym ? fmt::format("'{}'", r.sym->name) : std::string("symbol 0")));
-      relocs_.push_back({r.offset, index, r.type, r.addend});
     }
   }
-  u64 size() const override { return relocs_.size() * (section_->rela ? kRelaSize : kRelSize); }
-  void write(u8 *out) const override { write_relocs(out, relocs_, section_->rela); }
+  u64 size() const override { return section_->relocs.size() * entry_size(); }
+  void write(u8 *out) const override {
+    // (Every relocation names a symbol: prepare() checked.)
+    for (const OutputReloc &r : section_->relocs) {
+      write_reloc(out, {r.offset, symbol_index_in(section_, r.sym), r.type, r.addend}, section_->rela);
+      out += entry_size();
+    }
+  }
 
 private:
-  std::vector<ElfReloc> relocs_;
+  u64 entry_size() const { return section_->rela ? kRelaSize : kRelSize; }
 };
 
 // Pairs of (u32, u32/i32) entries after what the section already holds.
