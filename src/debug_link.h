@@ -10,13 +10,13 @@
 //   * no function and no kernel is removed (dead_code.cpp: -kernels-used and
 //     host references are ignored, every function stays live), so every
 //     function's DWARF keeps its relocations;
-//   * .nv.prototype keeps the entries of functions nothing calls (writer.cpp);
+//   * .nv.prototype keeps the entries of functions nothing calls (output/finish_sections.cpp);
 //   * a kernel's own __shared__ variables stay local symbols, at their offset
-//     after the reserved shared prefix (merge.cpp, writer.cpp);
+//     after the reserved shared prefix (merge.cpp, output/synthetic.cpp);
 //   * PTX inputs are compiled with ptxas -g (ptx_jit.cpp);
 //   * sm_100+: no kernel is re-finalized (mercury/refinalize.cpp);
 //   * .note.nv.tkinfo names the output (basename of -o) and records the input
-//     files (options.cpp, writer.cpp).
+//     files (options.cpp, output/synthetic.cpp).
 #pragma once
 
 #include "link_context.h"

@@ -51,467 +51,555 @@ InfoRecord stack_record(u8 attr, OutputSymbol *sym, u32 bytes) {
   return r;
 }
 
-} // namespace
+InfoRecord externs_record(std::vector<OutputSymbol *> syms) {
+  InfoRecord r;
+  r.format = EIFMT_SVAL;
+  r.attr = EIATTR_EXTERNS;
+  r.syms = std::move(syms);
+  r.value = static_cast<u16>(4 * r.syms.size());
+  r.payload.assign(4 * r.syms.size(), 0);
+  return r;
+}
 
-void build_nv_info(Context &ctx) {
-  OutputSection *module = nullptr;
-  for (OutputSection *sec : ctx.out.sections)
-    if (sec->kind == SectionKind::ModuleInfo)
-      module = sec;
+bool by_definition(const OutputSymbol *a, const OutputSymbol *b) { return a->def_order < b->def_order; }
 
-  // Frame sizes and register counts per function, and the call graph,
-  // give each kernel its stack requirement and register count.
-  std::unordered_map<const OutputSymbol *, u32> frame, regs;
-  for (const InfoRecord &r : module->records) {
-    if (!r.sym || r.payload.size() < 8)
-      continue;
-    if (r.attr == EIATTR_FRAME_SIZE)
-      frame[r.sym] = read_le<u32>(r.payload.data() + 4);
-    if (r.attr == EIATTR_REGCOUNT)
-      regs[r.sym] = read_le<u32>(r.payload.data() + 4);
-  }
-  // Stack sizes, register counts, cycle warnings, EXTERNS and NUM_BARRIERS
-  // follow direct calls and indirect ones, to every address-taken function
-  // of the call site's prototype.
-  Edges callees;
-  for (auto &[caller, callee] : callees_with_indirect(ctx))
-    callees[caller].push_back(callee);
-
+// The merged call graph as the stack-size, register and EXTERNS rules
+// walk it. Stack sizes, register counts, cycle warnings, EXTERNS and
+// NUM_BARRIERS follow direct calls and indirect ones, to every
+// address-taken function of the call site's prototype.
+class CallGraph {
+public:
   struct Walk {
     u32 stack = 0;
     u32 regs = 0;
     int cycles = 0;
   };
+
+  CallGraph(const Context &ctx, const OutputSection *module) {
+    // Frame sizes and register counts per function, and the call graph,
+    // give each kernel its stack requirement and register count.
+    for (const InfoRecord &r : module->records) {
+      if (!r.sym || r.payload.size() < 8)
+        continue;
+      if (r.attr == EIATTR_FRAME_SIZE)
+        frame_[r.sym] = read_le<u32>(r.payload.data() + 4);
+      if (r.attr == EIATTR_REGCOUNT)
+        regs_[r.sym] = read_le<u32>(r.payload.data() + 4);
+    }
+    for (auto &[caller, callee] : callees_with_indirect(ctx))
+      callees_[caller].push_back(callee);
+  }
+
+  const std::vector<const OutputSymbol *> &callees(const OutputSymbol *f) const {
+    return edges_from(callees_, f);
+  }
+
   // Functions from which no call cycle is reachable: their deepest stack
   // and largest register count do not depend on the path that reached them,
   // so they are computed once (a plain path-by-path walk is exponential in
   // the depth of a call DAG). Only functions that reach a cycle are walked
   // path by path, which is what counts the cycle warnings.
-  enum class Mark : u8 { Open, Acyclic, Cyclic };
-  std::unordered_map<const OutputSymbol *, Mark> mark;
-  std::function<bool(const OutputSymbol *)> reaches_cycle = [&](const OutputSymbol *f) -> bool {
-    auto [m, fresh] = mark.try_emplace(f, Mark::Open);
+  bool reaches_cycle(const OutputSymbol *f) {
+    auto [m, fresh] = mark_.try_emplace(f, Mark::Open);
     if (!fresh)
       return m->second != Mark::Acyclic;
     bool cyclic = false;
-    for (const OutputSymbol *callee : edges_from(callees, f))
+    for (const OutputSymbol *callee : callees(f))
       cyclic |= reaches_cycle(callee);
-    mark[f] = cyclic ? Mark::Cyclic : Mark::Acyclic;
+    mark_[f] = cyclic ? Mark::Cyclic : Mark::Acyclic;
     return cyclic;
-  };
-  struct Summary {
-    u32 stack, regs;
-  };
-  std::unordered_map<const OutputSymbol *, Summary> summary;
-  std::function<Summary(const OutputSymbol *)> summarize = [&](const OutputSymbol *f) -> Summary {
-    if (auto s = summary.find(f); s != summary.end())
-      return s->second;
-    Summary s{0, regs[f]};
-    for (const OutputSymbol *callee : edges_from(callees, f)) {
-      Summary c = summarize(callee);
-      s.stack = std::max(s.stack, c.stack);
-      s.regs = std::max(s.regs, c.regs);
-    }
-    s.stack += frame[f];
-    return summary[f] = s;
-  };
+  }
 
   // Depth-first walk from `root`; recursion makes the stack size unknown.
   // (Each kernel is walked once, for its registers and its stack.)
-  std::unordered_map<const OutputSymbol *, Walk> walked;
-  auto walk = [&](const OutputSymbol *root) {
-    if (auto done = walked.find(root); done != walked.end())
+  Walk walk(const OutputSymbol *root) {
+    if (auto done = walked_.find(root); done != walked_.end())
       return done->second;
     Walk w;
     std::set<const OutputSymbol *> on_path;
-    std::function<u32(const OutputSymbol *)> visit = [&](const OutputSymbol *f) -> u32 {
-      if (!reaches_cycle(f)) {
-        Summary s = summarize(f);
-        w.regs = std::max(w.regs, s.regs);
-        return s.stack;
-      }
-      on_path.insert(f);
-      w.regs = std::max(w.regs, regs[f]);
-      u32 deepest = 0;
-      for (const OutputSymbol *callee : edges_from(callees, f)) {
-        if (on_path.count(callee)) {
-          w.cycles++;
-          continue;
-        }
-        deepest = std::max(deepest, visit(callee));
-      }
-      on_path.erase(f);
-      return frame[f] + deepest;
-    };
-    w.stack = visit(root);
-    return walked[root] = w;
-  };
-
-  // Register counts propagate from callees to the kernels calling them
-  // (device functions keep their own).
-  for (InfoRecord &r : module->records) {
-    if (r.attr != EIATTR_REGCOUNT || !r.sym || r.payload.size() < 8 || !r.sym->is_entry())
-      continue;
-    u32 n = walk(r.sym).regs;
-    // (The register count in a .text section's sh_info keeps the input's
-    // value.)
-    write_le<u32>(r.payload.data() + 4, n);
+    w.stack = visit(root, w, on_path);
+    return walked_[root] = w;
   }
 
-  std::vector<InfoRecord> records;
-  std::vector<const OutputSymbol *> recursive_kernels;
-  for (InfoRecord &r : module->records)
-    if (r.attr != EIATTR_MAX_STACK_SIZE && !(r.sym && r.sym->removed))
-      records.push_back(std::move(r));
-  // One MIN_STACK_SIZE per kernel, in symbol-table order (weak kernels sit
-  // in the local part).
-  std::vector<OutputSymbol *> kernels;
-  for (OutputSymbol *sym : ctx.out.locals)
-    if (sym->in_local_array || (!sym->is_section_symbol && sym->type == STT_FUNC))
-      kernels.push_back(sym);
-  kernels.insert(kernels.end(), ctx.out.globals.begin(), ctx.out.globals.end());
-  // With exactly one kernel that is not kept by -kernels-used just for its
-  // address, nvlink gives that kernel alone a MIN_STACK_SIZE and lets it use
-  // the barriers of every function; otherwise every kernel has one, those
-  // kept for their address included (docs/notes/inputs.md §10).
-  const size_t root_kernel_count =
-      std::count_if(kernels.begin(), kernels.end(), [](const OutputSymbol *k) {
-        return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry() &&
-               !k->non_root_entry;
-      });
-  for (OutputSymbol *sym : kernels) {
-    if (sym->removed || !sym->defined() || sym->type != STT_FUNC || !sym->is_entry() ||
-        (sym->non_root_entry && root_kernel_count == 1))
-      continue;
-    Walk w = walk(sym);
-    // One warning per call from the kernel into a subgraph that holds a
-    // call cycle (measured on 103 random call graphs).
-    int warnings = 0;
-    for (const OutputSymbol *callee : edges_from(callees, sym))
-      warnings += reaches_cycle(callee) ? 1 : 0;
-    for (int i = 0; i < warnings; i++)
-      if (!ctx.opts.suppress_stack_size_warning) // (-w does not silence it)
-        ctx.diag.warning_always(fmt::format(
-            "Stack size for entry function '{}' cannot be statically determined", sym->name));
-    records.push_back(
-        stack_record(EIATTR_MIN_STACK_SIZE, sym, w.cycles ? 0xffffffffu : w.stack));
-    if (w.cycles)
-      recursive_kernels.push_back(sym);
-  }
-  module->records = std::move(records);
-  for (const std::string &e : ctx.out.late_errors)
-    ctx.diag.error(e);
-
-  // EXTERNS (measured; docs/notes/semantics-findings.md §5). A device
-  // function keeps its own still-undefined entries. A kernel keeps its own
-  // (`own`) and gains the still-undefined entries of every defined function
-  // it reaches (`add`), in definition order (input order, then symbol
-  // index). When `add` is not empty and the output has exactly one kernel,
-  // nvlink drops the record and appends a new one at the end of the
-  // section, listing own + add reversed.
-  std::map<const OutputSymbol *, std::vector<OutputSymbol *>> externs_of;
-  for (OutputSection *sec : ctx.out.sections) {
-    if (sec->kind != SectionKind::FunctionInfo || !sec->func)
-      continue;
-    for (const InfoRecord &r : sec->records)
-      if (r.attr == EIATTR_EXTERNS)
-        externs_of[sec->func].insert(externs_of[sec->func].end(), r.syms.begin(), r.syms.end());
-  }
-  std::set<const OutputSymbol *> uses_ctaid_z;
-  for (OutputSection *sec : ctx.out.sections)
-    if (sec->kind == SectionKind::FunctionInfo && sec->func && !sec->removed)
-      for (const InfoRecord &r : sec->records)
-        if (r.attr == EIATTR_CTAIDZ_USED)
-          uses_ctaid_z.insert(sec->func);
-  std::map<const OutputSymbol *, u16> barriers_of;
-  for (OutputSection *sec : ctx.out.sections)
-    if (sec->kind == SectionKind::FunctionInfo && sec->func)
-      for (const InfoRecord &r : sec->records)
-        if (r.attr == EIATTR_NUM_BARRIERS)
-          barriers_of[sec->func] = std::max(barriers_of[sec->func], r.value);
-  size_t kernel_count = std::count_if(kernels.begin(), kernels.end(), [](const OutputSymbol *k) {
-    return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry();
-  });
-  auto reached_functions = [&](const OutputSymbol *kernel) {
+  // The defined functions `kernel` reaches, in definition order.
+  std::vector<const OutputSymbol *> reached_functions(const OutputSymbol *kernel) const {
     std::set<const OutputSymbol *> seen{kernel};
     std::vector<const OutputSymbol *> work{kernel}, found;
     while (!work.empty()) {
       const OutputSymbol *f = work.back();
       work.pop_back();
-      for (const OutputSymbol *callee : edges_from(callees, f))
+      for (const OutputSymbol *callee : callees(f))
         if (seen.insert(callee).second) {
           work.push_back(callee);
           if (callee->defined())
             found.push_back(callee);
         }
     }
-    std::sort(found.begin(), found.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
-      return a->def_order < b->def_order;
-    });
+    std::sort(found.begin(), found.end(), by_definition);
     return found;
-  };
+  }
 
-  // Kernels stay listed even when defined (they are launched through the
-  // driver, e.g. device-side launches).
-  auto external = [](const OutputSymbol *s) { return !s->defined() || s->is_entry(); };
-  // The only kernel (root_kernel_count == 1) lists the entries of every
-  // function of the output, reached or not (an address-taken one too), its
-  // own included, collected in definition order; when another function
-  // contributed, the record goes to the end, reversed (created there if the
-  // kernel had none). Probes: lib.o kx.o gives kx [malloc, vprintf], kx.o
-  // lib.o [vprintf, malloc]; docs/notes/inputs.md §10.
-  // With a relocatable link's output among the inputs, the order in which
-  // several functions' entries are gathered is not measured (nvlink's
-  // differs from the definition order used here): refused.
-  auto refuse_gathering_if_prelinked = [&](const OutputSymbol *kernel, size_t contributors) {
-    if (ctx.out.prelinked_input && contributors >= 2)
-      ctx.diag.fatal(fmt::format("the EXTERNS record of '{}' gathers the entries of several functions "
-                                 "of a relocatable link's output (-r); not supported by dlink yet",
-                                 kernel->name));
+private:
+  struct Summary {
+    u32 stack, regs;
   };
-  auto single_kernel_externs = [&](const OutputSymbol *kernel, bool &others) {
-    std::vector<const OutputSymbol *> functions;
-    for (const auto &[f, list] : externs_of)
-      if (f == kernel || (!f->removed && f->defined()))
-        functions.push_back(f);
-    std::sort(functions.begin(), functions.end(),
-              [](const OutputSymbol *a, const OutputSymbol *b) { return a->def_order < b->def_order; });
-    std::vector<OutputSymbol *> list;
-    others = false;
-    size_t contributors = 0;
-    for (const OutputSymbol *f : functions) {
-      bool contributed = false;
-      for (OutputSymbol *s : externs_of[f])
-        if (s && external(s) && std::find(list.begin(), list.end(), s) == list.end()) {
-          list.push_back(s);
-          others = others || f != kernel;
-          contributed = true;
-        }
-      contributors += contributed ? 1 : 0;
+  enum class Mark : u8 { Open, Acyclic, Cyclic };
+
+  Summary summarize(const OutputSymbol *f) {
+    if (auto s = summary_.find(f); s != summary_.end())
+      return s->second;
+    Summary s{0, regs_[f]};
+    for (const OutputSymbol *callee : callees(f)) {
+      Summary c = summarize(callee);
+      s.stack = std::max(s.stack, c.stack);
+      s.regs = std::max(s.regs, c.regs);
     }
-    refuse_gathering_if_prelinked(kernel, contributors);
-    return list;
-  };
+    s.stack += frame_[f];
+    return summary_[f] = s;
+  }
 
-  std::map<const OutputSymbol *, const OutputSection *> info_of;
-  for (const OutputSection *sec : ctx.out.sections)
-    if (sec->kind == SectionKind::FunctionInfo && sec->func && !sec->removed)
-      info_of[sec->func] = sec;
-  auto all_functions = [&] {
-    std::vector<const OutputSymbol *> fs;
-    for (const auto &[f, sec] : info_of)
-      if (!f->removed && f->defined())
-        fs.push_back(f);
-    std::sort(fs.begin(), fs.end(), [](const OutputSymbol *a, const OutputSymbol *b) {
-      return a->def_order < b->def_order;
-    });
-    return fs;
-  };
+  u32 visit(const OutputSymbol *f, Walk &w, std::set<const OutputSymbol *> &on_path) {
+    if (!reaches_cycle(f)) {
+      Summary s = summarize(f);
+      w.regs = std::max(w.regs, s.regs);
+      return s.stack;
+    }
+    on_path.insert(f);
+    w.regs = std::max(w.regs, regs_[f]);
+    u32 deepest = 0;
+    for (const OutputSymbol *callee : callees(f)) {
+      if (on_path.count(callee)) {
+        w.cycles++;
+        continue;
+      }
+      deepest = std::max(deepest, visit(callee, w, on_path));
+    }
+    on_path.erase(f);
+    return frame_[f] + deepest;
+  }
 
-  for (OutputSection *sec : ctx.out.sections) {
-    if (sec->kind != SectionKind::FunctionInfo)
+  std::unordered_map<const OutputSymbol *, u32> frame_, regs_;
+  Edges callees_;
+  std::unordered_map<const OutputSymbol *, Mark> mark_;
+  std::unordered_map<const OutputSymbol *, Summary> summary_;
+  std::unordered_map<const OutputSymbol *, Walk> walked_;
+};
+
+// Kernels and functions in symbol-table order (weak kernels sit in the
+// local part).
+std::vector<OutputSymbol *> functions_in_symbol_order(const Context &ctx) {
+  std::vector<OutputSymbol *> kernels;
+  for (OutputSymbol *sym : ctx.out.locals)
+    if (sym->in_local_array || (!sym->is_section_symbol && sym->type == STT_FUNC))
+      kernels.push_back(sym);
+  kernels.insert(kernels.end(), ctx.out.globals.begin(), ctx.out.globals.end());
+  return kernels;
+}
+
+bool is_live_kernel(const OutputSymbol *k) {
+  return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry();
+}
+
+// The rewrite of .nv.info and every .nv.info.<f>.
+class NvInfoPass {
+public:
+  explicit NvInfoPass(Context &ctx) : ctx_(ctx), module_(module_info(ctx)), graph_(ctx, module_) {}
+
+  void run() {
+    propagate_register_counts();
+    add_min_stack_sizes();
+    for (const std::string &e : ctx_.out.late_errors)
+      ctx_.diag.error(e);
+    gather_function_facts();
+    for (OutputSection *sec : ctx_.out.sections)
+      if (sec->kind == SectionKind::FunctionInfo)
+        rewrite_function_info(sec);
+  }
+
+private:
+  static OutputSection *module_info(Context &ctx) {
+    OutputSection *module = nullptr;
+    for (OutputSection *sec : ctx.out.sections)
+      if (sec->kind == SectionKind::ModuleInfo)
+        module = sec;
+    return module;
+  }
+
+  // A kernel whose records take every function's (not the only kernel, or
+  // a kernel -kernels-used keeps just for its address when it is not).
+  bool takes_reached(const OutputSymbol *f) const {
+    return f && f->is_entry() && !(f->non_root_entry && root_kernel_count_ == 1);
+  }
+
+  void propagate_register_counts();
+  void add_min_stack_sizes();
+  void gather_function_facts();
+  std::vector<OutputSymbol *> single_kernel_externs(const OutputSymbol *kernel, bool &others);
+  void refuse_gathering_if_prelinked(const OutputSymbol *kernel, size_t contributors);
+  std::vector<const OutputSymbol *> all_functions() const;
+  void rewrite_function_info(OutputSection *sec);
+  void rewrite_single_kernel_externs(OutputSection *sec, std::vector<InfoRecord> &kept,
+                                     std::optional<InfoRecord> &moved);
+  void rewrite_externs(OutputSection *sec, std::vector<InfoRecord> &kept, std::optional<InfoRecord> &moved);
+  std::optional<InfoRecord> created_externs(OutputSection *sec);
+  void mark_recursive_crs_stack(OutputSection *sec);
+  std::vector<InfoRecord> added_kernel_records(OutputSection *sec);
+  void insert_added_records(OutputSection *sec, std::vector<InfoRecord> added);
+
+  Context &ctx_;
+  OutputSection *module_;
+  CallGraph graph_;
+  std::vector<OutputSymbol *> kernels_;
+  size_t root_kernel_count_ = 0;
+  size_t kernel_count_ = 0;
+  std::vector<const OutputSymbol *> recursive_kernels_;
+  std::map<const OutputSymbol *, std::vector<OutputSymbol *>> externs_of_;
+  std::set<const OutputSymbol *> uses_ctaid_z_;
+  std::map<const OutputSymbol *, u16> barriers_of_;
+  std::map<const OutputSymbol *, const OutputSection *> info_of_;
+};
+
+// Register counts propagate from callees to the kernels calling them
+// (device functions keep their own).
+void NvInfoPass::propagate_register_counts() {
+  for (InfoRecord &r : module_->records) {
+    if (r.attr != EIATTR_REGCOUNT || !r.sym || r.payload.size() < 8 || !r.sym->is_entry())
       continue;
-    const bool single_kernel = root_kernel_count == 1 && sec->func && sec->func->is_entry() &&
-                               !sec->func->non_root_entry && !sec->func->removed;
-    std::vector<InfoRecord> kept;
-    std::optional<InfoRecord> moved;
-    std::optional<InfoRecord> created_externs;
-    const bool had_externs = std::any_of(sec->records.begin(), sec->records.end(),
-                                         [](const InfoRecord &r) { return r.attr == EIATTR_EXTERNS; });
-    if (single_kernel) {
-      bool others = false;
-      std::vector<OutputSymbol *> list = single_kernel_externs(sec->func, others);
-      bool had_record = false;
-      for (InfoRecord &r : sec->records) {
-        if (r.attr == EIATTR_EXTERNS) {
-          if (had_record || others || list.empty()) {
-            had_record = true;
-            continue;
-          }
-          had_record = true;
-          r.syms = list;
-          r.value = static_cast<u16>(4 * r.syms.size());
-          r.payload.assign(4 * r.syms.size(), 0);
-        }
-        kept.push_back(std::move(r));
-      }
-      if (others) {
-        InfoRecord r;
-        r.format = EIFMT_SVAL;
-        r.attr = EIATTR_EXTERNS;
-        r.syms.assign(list.rbegin(), list.rend());
-        r.value = static_cast<u16>(4 * r.syms.size());
-        r.payload.assign(4 * r.syms.size(), 0);
-        r.moved_to_end = true;
-        moved = std::move(r);
-      }
-      sec->records.clear();
-    }
-    for (InfoRecord &r : sec->records) {
-      if (r.attr == EIATTR_EXTERNS) {
-        std::vector<OutputSymbol *> own, add;
-        auto listed = [&](const OutputSymbol *s) {
-          return std::find(own.begin(), own.end(), s) != own.end() ||
-                 std::find(add.begin(), add.end(), s) != add.end();
-        };
-        for (OutputSymbol *s : r.syms)
-          if (s && external(s) && !listed(s))
-            own.push_back(s);
-        size_t contributors = 0;
-        if (sec->func && sec->func->is_entry() &&
-            !(sec->func->non_root_entry && root_kernel_count == 1))
-          for (const OutputSymbol *f : reached_functions(sec->func)) {
-            size_t before = add.size();
-            for (OutputSymbol *s : externs_of[f])
-              if (s && external(s) && !listed(s))
-                add.push_back(s);
-            contributors += add.size() > before ? 1 : 0;
-          }
-        refuse_gathering_if_prelinked(sec->func, contributors + (own.empty() ? 0 : 1));
-        r.syms = own;
-        r.syms.insert(r.syms.end(), add.begin(), add.end());
-        if (r.syms.empty())
-          continue;
-        r.value = static_cast<u16>(4 * r.syms.size());
-        r.payload.assign(4 * r.syms.size(), 0);
-        // (The one kernel kept besides address-taken ones is single_kernel.)
-        if (!add.empty() && kernel_count == 1) {
-          std::reverse(r.syms.begin(), r.syms.end());
-          r.moved_to_end = true;
-          moved = std::move(r);
-          continue;
-        }
-      }
-      kept.push_back(std::move(r));
-    }
-    // A kernel without an EXTERNS record that reaches functions with
-    // still-external entries gets one at the end, in definition order (probe
-    // c3.cu without options: kc reaches fb$3 ->
-    // __cuda_sm20_dblrcp_rn_slowpath_v3, whose record lists kz and kc).
-    if (!single_kernel && sec->func && sec->func->is_entry() &&
-        !(sec->func->non_root_entry && root_kernel_count == 1) && !had_externs) {
-      InfoRecord r;
-      r.format = EIFMT_SVAL;
-      r.attr = EIATTR_EXTERNS;
-      size_t contributors = 0;
-      for (const OutputSymbol *f : reached_functions(sec->func)) {
-        size_t before = r.syms.size();
-        for (OutputSymbol *e : externs_of[f])
-          if (e && external(e) && std::find(r.syms.begin(), r.syms.end(), e) == r.syms.end())
-            r.syms.push_back(e);
-        contributors += r.syms.size() > before ? 1 : 0;
-      }
-      refuse_gathering_if_prelinked(sec->func, contributors);
-      if (!r.syms.empty()) {
-        r.value = static_cast<u16>(4 * r.syms.size());
-        r.payload.assign(4 * r.syms.size(), 0);
-        r.added = true;
-        created_externs = std::move(r);
-      }
-    }
-    sec->records = std::move(kept);
-    std::vector<InfoRecord> added; // CTAIDZ_USED, NUM_BARRIERS, EXTERNS the link adds
-    // A recursive kernel's call-return stack size is unknown too (this
-    // record comes before an added NUM_BARRIERS).
-    if (!recursive_kernels.empty() &&
-        std::find(recursive_kernels.begin(), recursive_kernels.end(),
-                  find_global(ctx, sec->name.substr(9))) != recursive_kernels.end()) {
-      auto own = std::find_if(sec->records.begin(), sec->records.end(),
-                              [](const InfoRecord &r) { return r.attr == EIATTR_CRS_STACK_SIZE; });
-      if (own != sec->records.end()) {
-        own->payload.assign(4, 0xff); // the input's record is overwritten in place
-      } else {
-        InfoRecord crs;
-        crs.format = EIFMT_SVAL;
-        crs.attr = EIATTR_CRS_STACK_SIZE;
-        crs.payload.assign(4, 0xff);
-        insert_before_bank_tail(sec->records, std::move(crs));
-      }
-    }
-    // A kernel uses as many named barriers as the deepest user it reaches
-    // (the record is added at the end when the kernel itself used none).
-    // The only kernel of the output (not counting kernels -kernels-used
-    // keeps just for their address) takes the most of every function's,
-    // address-taken ones included, even those it does not reach
-    // (docs/notes/inputs.md §10).
-    // CTAIDZ_USED likewise: added at the end to a kernel that reaches a
-    // function using %ctaid.z (the only kernel: when any function does).
-    if (sec->func && sec->func->is_entry() &&
-        !(sec->func->non_root_entry && root_kernel_count == 1) &&
-        !uses_ctaid_z.count(sec->func)) {
-      bool used = false;
-      for (const OutputSymbol *f : reached_functions(sec->func))
-        used = used || uses_ctaid_z.count(f);
-      if (root_kernel_count == 1)
-        for (const OutputSymbol *f : uses_ctaid_z)
-          used = used || (!f->removed && f->defined());
-      if (used) {
-        InfoRecord r;
-        r.format = EIFMT_NVAL;
-        r.attr = EIATTR_CTAIDZ_USED;
-        added.push_back(std::move(r));
-      }
-    }
-    if (sec->func && sec->func->is_entry() &&
-        !(sec->func->non_root_entry && root_kernel_count == 1)) {
-      u16 most = barriers_of[sec->func];
-      for (const OutputSymbol *f : reached_functions(sec->func))
-        most = std::max(most, barriers_of[f]);
-      if (root_kernel_count == 1)
-        for (const auto &[f, n] : barriers_of)
-          if (!f->removed && f->defined())
-            most = std::max(most, n);
-      auto own = std::find_if(sec->records.begin(), sec->records.end(),
-                              [](const InfoRecord &r) { return r.attr == EIATTR_NUM_BARRIERS; });
-      if (own != sec->records.end()) {
-        own->value = std::max(own->value, most);
-      } else if (most) {
-        InfoRecord r;
-        r.format = EIFMT_BVAL;
-        r.attr = EIATTR_NUM_BARRIERS;
-        r.value = most;
-        added.push_back(std::move(r));
-      }
-    }
-    if (created_externs)
-      added.push_back(std::move(*created_externs));
-    // Records added to a kernel come in the order in which the functions it
-    // takes them from first show them: functions in definition order, each
-    // one's records in order (c3.cu: kc takes EXTERNS from
-    // __cuda_sm20_dblrcp_rn_slowpath_v3 before NUM_BARRIERS from the later
-    // fb$3, but both from one fb$1, whose input lists NUM_BARRIERS first).
-    if (!added.empty()) {
-      std::vector<const OutputSymbol *> sources =
-          root_kernel_count == 1 && !sec->func->non_root_entry ? all_functions()
-                                                                : reached_functions(sec->func);
-      auto first_shown = [&](const InfoRecord &r) {
-        for (size_t i = 0; i < sources.size(); i++) {
-          auto it = info_of.find(sources[i]);
-          if (it == info_of.end())
-            continue;
-          // (The merged section holds the input's records reversed.)
-          const auto &recs = it->second->records;
-          for (size_t j = 0; j < recs.size(); j++)
-            if (recs[recs.size() - 1 - j].attr == r.attr)
-              return std::pair{i, j};
-        }
-        return std::pair{sources.size(), size_t{0}};
-      };
-      std::stable_sort(added.begin(), added.end(), [&](const InfoRecord &a, const InfoRecord &b) {
-        return first_shown(a) < first_shown(b);
-      });
-      for (InfoRecord &r : added)
-        insert_before_bank_tail(sec->records, std::move(r));
-    }
-    // The moved record goes to the end, after an added NUM_BARRIERS (probe
-    // c3: k0 under -kernels-used=k0) and ahead of the sm_100+ parameter-bank
-    // records (those are re-added after it).
-    if (moved)
-      insert_before_bank_tail(sec->records, std::move(*moved));
-    if (sec->records.empty())
-      sec->removed = true;
+    u32 n = graph_.walk(r.sym).regs;
+    // (The register count in a .text section's sh_info keeps the input's
+    // value.)
+    write_le<u32>(r.payload.data() + 4, n);
   }
 }
+
+void NvInfoPass::add_min_stack_sizes() {
+  std::vector<InfoRecord> records;
+  for (InfoRecord &r : module_->records)
+    if (r.attr != EIATTR_MAX_STACK_SIZE && !(r.sym && r.sym->removed))
+      records.push_back(std::move(r));
+  // One MIN_STACK_SIZE per kernel, in symbol-table order.
+  kernels_ = functions_in_symbol_order(ctx_);
+  // With exactly one kernel that is not kept by -kernels-used just for its
+  // address, nvlink gives that kernel alone a MIN_STACK_SIZE and lets it use
+  // the barriers of every function; otherwise every kernel has one, those
+  // kept for their address included (docs/notes/inputs.md §10).
+  root_kernel_count_ = std::count_if(kernels_.begin(), kernels_.end(), [](const OutputSymbol *k) {
+    return is_live_kernel(k) && !k->non_root_entry;
+  });
+  for (OutputSymbol *sym : kernels_) {
+    if (!is_live_kernel(sym) || (sym->non_root_entry && root_kernel_count_ == 1))
+      continue;
+    CallGraph::Walk w = graph_.walk(sym);
+    // One warning per call from the kernel into a subgraph that holds a
+    // call cycle (measured on 103 random call graphs).
+    int warnings = 0;
+    for (const OutputSymbol *callee : graph_.callees(sym))
+      warnings += graph_.reaches_cycle(callee) ? 1 : 0;
+    for (int i = 0; i < warnings; i++)
+      if (!ctx_.opts.suppress_stack_size_warning) // (-w does not silence it)
+        ctx_.diag.warning_always(fmt::format(
+            "Stack size for entry function '{}' cannot be statically determined", sym->name));
+    records.push_back(stack_record(EIATTR_MIN_STACK_SIZE, sym, w.cycles ? 0xffffffffu : w.stack));
+    if (w.cycles)
+      recursive_kernels_.push_back(sym);
+  }
+  module_->records = std::move(records);
+}
+
+// EXTERNS (measured; docs/notes/semantics-findings.md §5). A device
+// function keeps its own still-undefined entries. A kernel keeps its own
+// (`own`) and gains the still-undefined entries of every defined function
+// it reaches (`add`), in definition order (input order, then symbol
+// index). When `add` is not empty and the output has exactly one kernel,
+// nvlink drops the record and appends a new one at the end of the
+// section, listing own + add reversed.
+void NvInfoPass::gather_function_facts() {
+  for (OutputSection *sec : ctx_.out.sections) {
+    if (sec->kind != SectionKind::FunctionInfo || !sec->func)
+      continue;
+    for (const InfoRecord &r : sec->records) {
+      if (r.attr == EIATTR_EXTERNS)
+        externs_of_[sec->func].insert(externs_of_[sec->func].end(), r.syms.begin(), r.syms.end());
+      if (r.attr == EIATTR_CTAIDZ_USED && !sec->removed)
+        uses_ctaid_z_.insert(sec->func);
+      if (r.attr == EIATTR_NUM_BARRIERS)
+        barriers_of_[sec->func] = std::max(barriers_of_[sec->func], r.value);
+    }
+    if (!sec->removed)
+      info_of_[sec->func] = sec;
+  }
+  kernel_count_ = std::count_if(kernels_.begin(), kernels_.end(), is_live_kernel);
+}
+
+// Kernels stay listed even when defined (they are launched through the
+// driver, e.g. device-side launches).
+bool external(const OutputSymbol *s) { return !s->defined() || s->is_entry(); }
+
+// With a relocatable link's output among the inputs, the order in which
+// several functions' entries are gathered is not measured (nvlink's
+// differs from the definition order used here): refused.
+void NvInfoPass::refuse_gathering_if_prelinked(const OutputSymbol *kernel, size_t contributors) {
+  if (ctx_.out.prelinked_input && contributors >= 2)
+    ctx_.diag.fatal(fmt::format("the EXTERNS record of '{}' gathers the entries of several functions "
+                                "of a relocatable link's output (-r); not supported by dlink yet",
+                                kernel->name));
+}
+
+// The only kernel (root_kernel_count == 1) lists the entries of every
+// function of the output, reached or not (an address-taken one too), its
+// own included, collected in definition order; when another function
+// contributed, the record goes to the end, reversed (created there if the
+// kernel had none). Probes: lib.o kx.o gives kx [malloc, vprintf], kx.o
+// lib.o [vprintf, malloc]; docs/notes/inputs.md §10.
+std::vector<OutputSymbol *> NvInfoPass::single_kernel_externs(const OutputSymbol *kernel, bool &others) {
+  std::vector<const OutputSymbol *> functions;
+  for (const auto &[f, list] : externs_of_)
+    if (f == kernel || (!f->removed && f->defined()))
+      functions.push_back(f);
+  std::sort(functions.begin(), functions.end(), by_definition);
+  std::vector<OutputSymbol *> list;
+  others = false;
+  size_t contributors = 0;
+  for (const OutputSymbol *f : functions) {
+    bool contributed = false;
+    for (OutputSymbol *s : externs_of_[f])
+      if (s && external(s) && std::find(list.begin(), list.end(), s) == list.end()) {
+        list.push_back(s);
+        others = others || f != kernel;
+        contributed = true;
+      }
+    contributors += contributed ? 1 : 0;
+  }
+  refuse_gathering_if_prelinked(kernel, contributors);
+  return list;
+}
+
+std::vector<const OutputSymbol *> NvInfoPass::all_functions() const {
+  std::vector<const OutputSymbol *> fs;
+  for (const auto &[f, sec] : info_of_)
+    if (!f->removed && f->defined())
+      fs.push_back(f);
+  std::sort(fs.begin(), fs.end(), by_definition);
+  return fs;
+}
+
+void NvInfoPass::rewrite_single_kernel_externs(OutputSection *sec, std::vector<InfoRecord> &kept,
+                                               std::optional<InfoRecord> &moved) {
+  bool others = false;
+  std::vector<OutputSymbol *> list = single_kernel_externs(sec->func, others);
+  bool had_record = false;
+  for (InfoRecord &r : sec->records) {
+    if (r.attr == EIATTR_EXTERNS) {
+      if (had_record || others || list.empty()) {
+        had_record = true;
+        continue;
+      }
+      had_record = true;
+      r.syms = list;
+      r.value = static_cast<u16>(4 * r.syms.size());
+      r.payload.assign(4 * r.syms.size(), 0);
+    }
+    kept.push_back(std::move(r));
+  }
+  if (others) {
+    InfoRecord r = externs_record({list.rbegin(), list.rend()});
+    r.moved_to_end = true;
+    moved = std::move(r);
+  }
+  sec->records.clear();
+}
+
+void NvInfoPass::rewrite_externs(OutputSection *sec, std::vector<InfoRecord> &kept,
+                                 std::optional<InfoRecord> &moved) {
+  for (InfoRecord &r : sec->records) {
+    if (r.attr == EIATTR_EXTERNS) {
+      std::vector<OutputSymbol *> own, add;
+      auto listed = [&](const OutputSymbol *s) {
+        return std::find(own.begin(), own.end(), s) != own.end() ||
+               std::find(add.begin(), add.end(), s) != add.end();
+      };
+      for (OutputSymbol *s : r.syms)
+        if (s && external(s) && !listed(s))
+          own.push_back(s);
+      size_t contributors = 0;
+      if (takes_reached(sec->func))
+        for (const OutputSymbol *f : graph_.reached_functions(sec->func)) {
+          size_t before = add.size();
+          for (OutputSymbol *s : externs_of_[f])
+            if (s && external(s) && !listed(s))
+              add.push_back(s);
+          contributors += add.size() > before ? 1 : 0;
+        }
+      refuse_gathering_if_prelinked(sec->func, contributors + (own.empty() ? 0 : 1));
+      r.syms = own;
+      r.syms.insert(r.syms.end(), add.begin(), add.end());
+      if (r.syms.empty())
+        continue;
+      r.value = static_cast<u16>(4 * r.syms.size());
+      r.payload.assign(4 * r.syms.size(), 0);
+      // (The one kernel kept besides address-taken ones is single_kernel.)
+      if (!add.empty() && kernel_count_ == 1) {
+        std::reverse(r.syms.begin(), r.syms.end());
+        r.moved_to_end = true;
+        moved = std::move(r);
+        continue;
+      }
+    }
+    kept.push_back(std::move(r));
+  }
+}
+
+// A kernel without an EXTERNS record that reaches functions with
+// still-external entries gets one at the end, in definition order (probe
+// c3.cu without options: kc reaches fb$3 ->
+// __cuda_sm20_dblrcp_rn_slowpath_v3, whose record lists kz and kc).
+std::optional<InfoRecord> NvInfoPass::created_externs(OutputSection *sec) {
+  std::vector<OutputSymbol *> syms;
+  size_t contributors = 0;
+  for (const OutputSymbol *f : graph_.reached_functions(sec->func)) {
+    size_t before = syms.size();
+    for (OutputSymbol *e : externs_of_[f])
+      if (e && external(e) && std::find(syms.begin(), syms.end(), e) == syms.end())
+        syms.push_back(e);
+    contributors += syms.size() > before ? 1 : 0;
+  }
+  refuse_gathering_if_prelinked(sec->func, contributors);
+  if (syms.empty())
+    return std::nullopt;
+  InfoRecord r = externs_record(std::move(syms));
+  r.added = true;
+  return r;
+}
+
+// A recursive kernel's call-return stack size is unknown too (this
+// record comes before an added NUM_BARRIERS).
+void NvInfoPass::mark_recursive_crs_stack(OutputSection *sec) {
+  if (recursive_kernels_.empty() ||
+      std::find(recursive_kernels_.begin(), recursive_kernels_.end(),
+                find_global(ctx_, sec->name.substr(9))) == recursive_kernels_.end())
+    return;
+  auto own = std::find_if(sec->records.begin(), sec->records.end(),
+                          [](const InfoRecord &r) { return r.attr == EIATTR_CRS_STACK_SIZE; });
+  if (own != sec->records.end()) {
+    own->payload.assign(4, 0xff); // the input's record is overwritten in place
+  } else {
+    InfoRecord crs;
+    crs.format = EIFMT_SVAL;
+    crs.attr = EIATTR_CRS_STACK_SIZE;
+    crs.payload.assign(4, 0xff);
+    insert_before_bank_tail(sec->records, std::move(crs));
+  }
+}
+
+// A kernel uses as many named barriers as the deepest user it reaches
+// (the record is added at the end when the kernel itself used none).
+// The only kernel of the output (not counting kernels -kernels-used
+// keeps just for their address) takes the most of every function's,
+// address-taken ones included, even those it does not reach
+// (docs/notes/inputs.md §10).
+// CTAIDZ_USED likewise: added at the end to a kernel that reaches a
+// function using %ctaid.z (the only kernel: when any function does).
+std::vector<InfoRecord> NvInfoPass::added_kernel_records(OutputSection *sec) {
+  std::vector<InfoRecord> added;
+  if (!takes_reached(sec->func))
+    return added;
+  if (!uses_ctaid_z_.count(sec->func)) {
+    bool used = false;
+    for (const OutputSymbol *f : graph_.reached_functions(sec->func))
+      used = used || uses_ctaid_z_.count(f);
+    if (root_kernel_count_ == 1)
+      for (const OutputSymbol *f : uses_ctaid_z_)
+        used = used || (!f->removed && f->defined());
+    if (used) {
+      InfoRecord r;
+      r.format = EIFMT_NVAL;
+      r.attr = EIATTR_CTAIDZ_USED;
+      added.push_back(std::move(r));
+    }
+  }
+  u16 most = barriers_of_[sec->func];
+  for (const OutputSymbol *f : graph_.reached_functions(sec->func))
+    most = std::max(most, barriers_of_[f]);
+  if (root_kernel_count_ == 1)
+    for (const auto &[f, n] : barriers_of_)
+      if (!f->removed && f->defined())
+        most = std::max(most, n);
+  auto own = std::find_if(sec->records.begin(), sec->records.end(),
+                          [](const InfoRecord &r) { return r.attr == EIATTR_NUM_BARRIERS; });
+  if (own != sec->records.end()) {
+    own->value = std::max(own->value, most);
+  } else if (most) {
+    InfoRecord r;
+    r.format = EIFMT_BVAL;
+    r.attr = EIATTR_NUM_BARRIERS;
+    r.value = most;
+    added.push_back(std::move(r));
+  }
+  return added;
+}
+
+// Records added to a kernel come in the order in which the functions it
+// takes them from first show them: functions in definition order, each
+// one's records in order (c3.cu: kc takes EXTERNS from
+// __cuda_sm20_dblrcp_rn_slowpath_v3 before NUM_BARRIERS from the later
+// fb$3, but both from one fb$1, whose input lists NUM_BARRIERS first).
+void NvInfoPass::insert_added_records(OutputSection *sec, std::vector<InfoRecord> added) {
+  if (added.empty())
+    return;
+  std::vector<const OutputSymbol *> sources = root_kernel_count_ == 1 && !sec->func->non_root_entry
+                                                  ? all_functions()
+                                                  : graph_.reached_functions(sec->func);
+  auto first_shown = [&](const InfoRecord &r) {
+    for (size_t i = 0; i < sources.size(); i++) {
+      auto it = info_of_.find(sources[i]);
+      if (it == info_of_.end())
+        continue;
+      // (The merged section holds the input's records reversed.)
+      const auto &recs = it->second->records;
+      for (size_t j = 0; j < recs.size(); j++)
+        if (recs[recs.size() - 1 - j].attr == r.attr)
+          return std::pair{i, j};
+    }
+    return std::pair{sources.size(), size_t{0}};
+  };
+  std::stable_sort(added.begin(), added.end(), [&](const InfoRecord &a, const InfoRecord &b) {
+    return first_shown(a) < first_shown(b);
+  });
+  for (InfoRecord &r : added)
+    insert_before_bank_tail(sec->records, std::move(r));
+}
+
+void NvInfoPass::rewrite_function_info(OutputSection *sec) {
+  const bool single_kernel = root_kernel_count_ == 1 && sec->func && sec->func->is_entry() &&
+                             !sec->func->non_root_entry && !sec->func->removed;
+  std::vector<InfoRecord> kept;
+  std::optional<InfoRecord> moved, created;
+  const bool had_externs = std::any_of(sec->records.begin(), sec->records.end(),
+                                       [](const InfoRecord &r) { return r.attr == EIATTR_EXTERNS; });
+  if (single_kernel)
+    rewrite_single_kernel_externs(sec, kept, moved);
+  rewrite_externs(sec, kept, moved);
+  if (!single_kernel && takes_reached(sec->func) && !had_externs)
+    created = created_externs(sec);
+  sec->records = std::move(kept);
+  mark_recursive_crs_stack(sec);
+  // CTAIDZ_USED, NUM_BARRIERS, EXTERNS the link adds.
+  std::vector<InfoRecord> added = added_kernel_records(sec);
+  if (created)
+    added.push_back(std::move(*created));
+  insert_added_records(sec, std::move(added));
+  // The moved record goes to the end, after an added NUM_BARRIERS (probe
+  // c3: k0 under -kernels-used=k0) and ahead of the sm_100+ parameter-bank
+  // records (those are re-added after it).
+  if (moved)
+    insert_before_bank_tail(sec->records, std::move(*moved));
+  if (sec->records.empty())
+    sec->removed = true;
+}
+
+} // namespace
+
+void build_nv_info(Context &ctx) { NvInfoPass(ctx).run(); }
 
 namespace {
 

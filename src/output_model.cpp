@@ -209,22 +209,16 @@ InfoRecord to_output_record(const EiRecord &r,
   out.attr = r.attr;
   out.value = r.value;
   out.payload.assign(r.payload.begin(), r.payload.end());
-  switch (r.attr) {
-  case EIATTR_REGCOUNT:
-  case EIATTR_FRAME_SIZE:
-  case EIATTR_MAX_STACK_SIZE:
-  case EIATTR_MIN_STACK_SIZE:
-  case EIATTR_CRS_STACK_SIZE:
-  case EIATTR_PARAM_CBANK:
-  case EIATTR_SAMPLER_INIT:
+  switch (eiattr_symbols(r.attr)) { // (eiattr.def)
+  case EiSymbols::First:
     if (r.format == EIFMT_SVAL && r.payload.size() >= 4)
       out.sym = symbol_of(r.payload_u32(0));
     break;
-  case EIATTR_EXTERNS:
+  case EiSymbols::All:
     for (size_t k = 0; k + 4 <= r.payload.size(); k += 4)
       out.syms.push_back(symbol_of(read_le<u32>(r.payload.data() + k)));
     break;
-  default:
+  case EiSymbols::None:
     break;
   }
   return out;

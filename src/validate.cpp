@@ -46,7 +46,7 @@ void check_symbol(const ElfFile &elf, const ElfSymbol &sym, bool main) {
     return;
   const ElfSection &sec = elf.sections[sym.shndx];
   if (sym.type() == STT_FUNC &&
-      (!(sec.flags & SHF_EXECINSTR) || (sec.flags & 0x10000000u) || sec.type != SHT_PROGBITS))
+      (!(sec.flags & SHF_EXECINSTR) || (sec.flags & SHF_CUDA_MERC) || sec.type != SHT_PROGBITS))
     corrupt(fmt::format("function '{}' is not in a code section", sym.name));
   // Shared variables: st_value is the alignment until the link lays them out
   // (the reserved shared window: the offset of a variable in it).

@@ -219,9 +219,15 @@ enum class OffsetStyle {
   Linker,   // nvlink: section headers, then program headers at the end
 };
 
+// The index of an earlier section whose file offset section `i` shares
+// (taking no bytes of its own), or 0.
+using SharedOffsetRule = size_t (*)(const ElfFile &file, size_t i);
+
 // Packs sections in index order at their alignment and places the header
 // tables as the chosen tool does. Updates sh_offset, e_shoff and e_phoff.
-void assign_offsets(ElfFile &file, OffsetStyle style);
+// `shared`: sections placed at an earlier one's offset (sm_100+ data copies:
+// mercury_shared_offset, src/mercury/output.h).
+void assign_offsets(ElfFile &file, OffsetStyle style, SharedOffsetRule shared = nullptr);
 
 // Decoding and encoding of table sections.
 std::vector<ElfSymbol> read_symbols(const ElfFile &file, const ElfSection &symtab);
@@ -231,5 +237,11 @@ std::string_view string_at(const ElfSection &strtab, u32 offset);
 
 std::span<const u8> encode_symbols(Arena &arena, const std::vector<ElfSymbol> &syms);
 std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &relocs, bool rela);
+// The same, written at `out` (room for syms.size() * kSymSize bytes, or
+// relocs.size() * kRelaSize / kRelSize).
+void write_symbols(u8 *out, const std::vector<ElfSymbol> &syms);
+void write_relocs(u8 *out, const std::vector<ElfReloc> &relocs, bool rela);
+// One relocation entry at `out` (kRelaSize or kRelSize bytes).
+void write_reloc(u8 *out, const ElfReloc &reloc, bool rela);
 
 } // namespace dlink

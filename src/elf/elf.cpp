@@ -45,8 +45,8 @@ bool occupies_file_space(const ElfSection &sec) {
   case SHT_CUDA_LOCAL:
     return false;
   case SHT_CUDA_SHARED_RESERVED:
-    // `.nv.merc.nv.shared.reserved.0` is stored as zero bytes (sm_110: 0x80
-    // bytes in REL and EXEC files); the SASS `.nv.shared.reserved.0` is not.
+    // Stored (as zero bytes) only in its sm_100+ copy (sm_110: 0x80 bytes
+    // in REL and EXEC files); the SASS `.nv.shared.reserved.0` is not.
     return (sec.flags & SHF_CUDA_MERC) != 0;
   default:
     return true;
@@ -217,10 +217,9 @@ std::vector<ElfNote> read_notes(const ElfSection &sec) {
   return out;
 }
 
-std::span<const u8> encode_symbols(Arena &arena, const std::vector<ElfSymbol> &syms) {
-  auto out = arena.alloc(syms.size() * kSymSize);
+void write_symbols(u8 *out, const std::vector<ElfSymbol> &syms) {
   for (size_t i = 0; i < syms.size(); i++) {
-    u8 *p = out.data() + i * kSymSize;
+    u8 *p = out + i * kSymSize;
     const ElfSymbol &s = syms[i];
     write_le<u32>(p, s.name_offset);
     p[4] = s.info;
@@ -229,108 +228,49 @@ std::span<const u8> encode_symbols(Arena &arena, const std::vector<ElfSymbol> &s
     write_le<u64>(p + 8, s.value);
     write_le<u64>(p + 16, s.size);
   }
+}
+
+void write_reloc(u8 *out, const ElfReloc &reloc, bool rela) {
+  write_le<u64>(out, reloc.offset);
+  write_le<u64>(out + 8, (u64(reloc.sym) << 32) | reloc.type);
+  if (rela)
+    write_le<i64>(out + 16, reloc.addend);
+}
+
+void write_relocs(u8 *out, const std::vector<ElfReloc> &relocs, bool rela) {
+  size_t es = rela ? kRelaSize : kRelSize;
+  for (size_t i = 0; i < relocs.size(); i++)
+    write_reloc(out + i * es, relocs[i], rela);
+}
+
+std::span<const u8> encode_symbols(Arena &arena, const std::vector<ElfSymbol> &syms) {
+  auto out = arena.alloc(syms.size() * kSymSize);
+  write_symbols(out.data(), syms);
   return out;
 }
 
 std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &relocs, bool rela) {
-  size_t es = rela ? kRelaSize : kRelSize;
-  auto out = arena.alloc(relocs.size() * es);
-  for (size_t i = 0; i < relocs.size(); i++) {
-    u8 *p = out.data() + i * es;
-    write_le<u64>(p, relocs[i].offset);
-    write_le<u64>(p + 8, (u64(relocs[i].sym) << 32) | relocs[i].type);
-    if (rela)
-      write_le<i64>(p + 16, relocs[i].addend);
-  }
+  auto out = arena.alloc(relocs.size() * (rela ? kRelaSize : kRelSize));
+  write_relocs(out.data(), relocs, rela);
   return out;
 }
 
 // Layout rule (checked on ptxas and nvlink 13.0 outputs for sm_75..sm_121):
 // sections are placed in index order, each at the next multiple of its
 // sh_addralign; sections without file bytes get that position too but take
-// no space. Exception: the capsule-Mercury copies of data sections
-// (`.nv.merc.nv.global.init`, `.nv.merc.nv.constant.user`, ...: SHF_CUDA_MERC,
-// type CUDA_GLOBAL_INIT or a constant bank) do not get bytes of their own; they
-// share the file offset of their SASS twin, an earlier section named without
-// the ".nv.merc" prefix or, for renamed banks (`.nv.constant.user` became
-// `.nv.constant3`, `.nv.constant.pic` `.nv.constant4`), the one constant-bank
-// section with the same size and bytes (never for the header-index banks). The section header table follows at
-// the next multiple of 8; nvlink puts the program headers right after it.
+// no space. Exception: a section `shared` names shares the file offset of an
+// earlier one and takes no bytes of its own (sm_100+: mercury/output.h).
+// The section header table follows at the next multiple of 8; nvlink puts
+// the program headers right after it.
 // What this cannot reproduce: ptxas and nvlink leave unexplained zero slack
 // after `.shstrtab`/`.strtab` (36 bytes after `.shstrtab` in every sm_100+
 // file); sh_size does not record it.
-void assign_offsets(ElfFile &file, OffsetStyle style) {
-  constexpr std::string_view kMercPrefix = ".nv.merc";
-  auto is_bank = [](u32 type) { return type >= SHT_CUDA_CONSTANT && type < SHT_CUDA_MERC_RELA; };
-  auto is_data = [&](const ElfSection &s) {
-    return s.type == SHT_CUDA_GLOBAL_INIT || s.type == SHT_PROGBITS || is_bank(s.type);
-  };
-  // Index of the SASS twin of merc data section `i`, or 0.
-  auto twin_of = [&](size_t i) -> size_t {
-    const ElfSection &m = file.sections[i];
-    // An empty Mercury copy sits where its empty SASS twin is (e.g. an empty
-    // .nv.merc.debug_frame of a data-only object).
-    if ((m.flags & SHF_CUDA_MERC) && m.size == 0 && m.name.starts_with(kMercPrefix)) {
-      std::string_view base = m.name.substr(kMercPrefix.size());
-      for (size_t j = 1; j < i; j++)
-        if (file.sections[j].name == base && file.sections[j].size == 0)
-          return j;
-    }
-    // A -lineinfo PTX-text twin (.nv.merc.nv_debug_ptx_txt.<hash>) and
-    // .nv.merc.debug_str sit where their SASS section is (as ptxas writes
-    // them; nvlink keeps that); with -G also .nv.merc.debug_abbrev,
-    // .nv.merc.debug_loc, .nv.merc.debug_pubnames and .nv.merc.debug_pubtypes
-    // (not .debug_info, even where its bytes are equal), and
-    // .nv.merc.nv_debug_info_reg_type, .nv.merc.debug_line and
-    // .nv.merc.nv_debug_line_sass where their bytes equal the SASS
-    // section's (the line tables: an input without device code, -lineinfo
-    // or -G; ptxas and nvlink alike, testdata/src/empty_lineinfo).
-    bool reg_type = m.name == ".nv.merc.nv_debug_info_reg_type" ||
-                    m.name == ".nv.merc.debug_line" || m.name == ".nv.merc.nv_debug_line_sass";
-    if ((m.flags & SHF_CUDA_MERC) &&
-        (m.name.starts_with(".nv.merc.nv_debug_ptx_txt.") || m.name == ".nv.merc.debug_str" ||
-         m.name == ".nv.merc.debug_abbrev" || m.name == ".nv.merc.debug_loc" ||
-         m.name == ".nv.merc.debug_pubnames" || m.name == ".nv.merc.debug_pubtypes" || reg_type)) {
-      std::string_view base = m.name.substr(kMercPrefix.size());
-      for (size_t j = 1; j < i; j++) {
-        const ElfSection &t = file.sections[j];
-        if (t.name != base || t.size != m.size)
-          continue;
-        if (reg_type && (t.data.size() != m.data.size() ||
-                         (!t.data.empty() && std::memcmp(t.data.data(), m.data.data(), t.data.size()) != 0)))
-          continue;
-        return j;
-      }
-    }
-    if (!(m.flags & SHF_CUDA_MERC) || !(m.flags & SHF_ALLOC) || !m.name.starts_with(kMercPrefix) ||
-        !(m.type == SHT_CUDA_GLOBAL_INIT || is_bank(m.type)))
-      return 0;
-    std::string_view base = m.name.substr(kMercPrefix.size());
-    // (The Mercury header-index banks have bytes of their own.)
-    bool header_index_bank = base.starts_with(".nv.constant.entry_image_header_indices.");
-    size_t by_content = 0, matches = 0;
-    for (size_t j = 1; j < i; j++) {
-      const ElfSection &t = file.sections[j];
-      if ((t.flags & SHF_CUDA_MERC) || !is_data(t) || t.size != m.size)
-        continue;
-      if (t.name == base)
-        return j;
-      bool same_bytes = t.data.size() == m.data.size() &&
-                        (t.data.empty() || std::memcmp(t.data.data(), m.data.data(), t.data.size()) == 0);
-      if (is_bank(m.type) && (is_bank(t.type) || t.type == SHT_PROGBITS) && same_bytes &&
-          !header_index_bank) {
-        by_content = j;
-        matches++;
-      }
-    }
-    return matches == 1 ? by_content : 0;
-  };
-
+void assign_offsets(ElfFile &file, OffsetStyle style, SharedOffsetRule shared) {
   u64 pos = kEhdrSize;
   for (size_t i = 1; i < file.sections.size(); i++) {
     ElfSection &sec = file.sections[i];
-    if (size_t twin = twin_of(i)) {
-      sec.offset = file.sections[twin].offset;
+    if (size_t earlier = shared ? shared(file, i) : 0) {
+      sec.offset = file.sections[earlier].offset;
       continue;
     }
     pos = align_to(pos, sec.addralign);

@@ -12,110 +12,27 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstring>
+#include <iterator>
 #include <string>
 
 namespace dlink {
 
 namespace {
 
-constexpr std::array<std::string_view, 0x60> kEiattrNames = {
-    "EIATTR_ERROR",
-    "EIATTR_PAD",
-    "EIATTR_IMAGE_SLOT",
-    "EIATTR_JUMPTABLE_RELOCS",
-    "EIATTR_CTAIDZ_USED",
-    "EIATTR_MAX_THREADS",
-    "EIATTR_IMAGE_OFFSET",
-    "EIATTR_IMAGE_SIZE",
-    "EIATTR_TEXTURE_NORMALIZED",
-    "EIATTR_SAMPLER_INIT",
-    "EIATTR_PARAM_CBANK",
-    "EIATTR_SMEM_PARAM_OFFSETS",
-    "EIATTR_CBANK_PARAM_OFFSETS",
-    "EIATTR_SYNC_STACK",
-    "EIATTR_TEXID_SAMPID_MAP",
-    "EIATTR_EXTERNS",
-    "EIATTR_REQNTID",
-    "EIATTR_FRAME_SIZE",
-    "EIATTR_MIN_STACK_SIZE",
-    "EIATTR_SAMPLER_FORCE_UNNORMALIZED",
-    "EIATTR_BINDLESS_IMAGE_OFFSETS",
-    "EIATTR_BINDLESS_TEXTURE_BANK",
-    "EIATTR_BINDLESS_SURFACE_BANK",
-    "EIATTR_KPARAM_INFO",
-    "EIATTR_SMEM_PARAM_SIZE",
-    "EIATTR_CBANK_PARAM_SIZE",
-    "EIATTR_QUERY_NUMATTRIB",
-    "EIATTR_MAXREG_COUNT",
-    "EIATTR_EXIT_INSTR_OFFSETS",
-    "EIATTR_S2RCTAID_INSTR_OFFSETS",
-    "EIATTR_CRS_STACK_SIZE",
-    "EIATTR_NEED_CNP_WRAPPER",
-    "EIATTR_NEED_CNP_PATCH",
-    "EIATTR_EXPLICIT_CACHING",
-    "EIATTR_ISTYPEP_USED",
-    "EIATTR_MAX_STACK_SIZE",
-    "EIATTR_SUQ_USED",
-    "EIATTR_LD_CACHEMOD_INSTR_OFFSETS",
-    "EIATTR_LOAD_CACHE_REQUEST",
-    "EIATTR_ATOM_SYS_INSTR_OFFSETS",
-    "EIATTR_COOP_GROUP_INSTR_OFFSETS",
-    "EIATTR_COOP_GROUP_MASK_REGIDS",
-    "EIATTR_SW1850030_WAR",
-    "EIATTR_WMMA_USED",
-    "EIATTR_HAS_PRE_V10_OBJECT",
-    "EIATTR_ATOMF16_EMUL_INSTR_OFFSETS",
-    "EIATTR_ATOM16_EMUL_INSTR_REG_MAP",
-    "EIATTR_REGCOUNT",
-    "EIATTR_SW2393858_WAR",
-    "EIATTR_INT_WARP_WIDE_INSTR_OFFSETS",
-    "EIATTR_SHARED_SCRATCH",
-    "EIATTR_STATISTICS",
-    "EIATTR_INDIRECT_BRANCH_TARGETS",
-    "EIATTR_SW2861232_WAR",
-    "EIATTR_SW_WAR",
-    "EIATTR_CUDA_API_VERSION",
-    "EIATTR_NUM_MBARRIERS",
-    "EIATTR_MBARRIER_INSTR_OFFSETS",
-    "EIATTR_COROUTINE_RESUME_OFFSETS",
-    "EIATTR_SAM_REGION_STACK_SIZE",
-    "EIATTR_PER_REG_TARGET_PERF_STATS",
-    "EIATTR_CTA_PER_CLUSTER",
-    "EIATTR_EXPLICIT_CLUSTER",
-    "EIATTR_MAX_CLUSTER_RANK",
-    "EIATTR_INSTR_REG_MAP",
-    "EIATTR_RESERVED_SMEM_USED",
-    "EIATTR_RESERVED_SMEM_0_SIZE",
-    "EIATTR_UCODE_SECTION_DATA",
-    "EIATTR_UNUSED_LOAD_BYTE_OFFSET",
-    "EIATTR_KPARAM_INFO_V2",
-    "EIATTR_SYSCALL_OFFSETS",
-    "EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS",
-    "EIATTR_GRAPHICS_GLOBAL_CBANK",
-    "EIATTR_SHADER_TYPE",
-    "EIATTR_VRC_CTA_INIT_COUNT",
-    "EIATTR_TOOLS_PATCH_FUNC",
-    "EIATTR_NUM_BARRIERS",
-    "EIATTR_TEXMODE_INDEPENDENT",
-    "EIATTR_PERF_STATISTICS",
-    "EIATTR_AT_ENTRY_FRAGEMENTS",
-    "EIATTR_SPARSE_MMA_MASK",
-    "EIATTR_TCGEN05_1CTA_USED",
-    "EIATTR_TCGEN05_2CTA_USED",
-    "EIATTR_GEN_ERRBAR_AT_EXIT",
-    "EIATTR_REG_RECONFIG",
-    "EIATTR_ANNOTATIONS",
-    "EIATTR_UNKNOWN",
-    "EIATTR_STACK_CANARY_TRAP_OFFSETS",
-    "EIATTR_STUB_FUNCTION_KIND",
-    "EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS",
-    "EIATTR_MERCURY_FINALIZER_OPTIONS",
-    "EIATTR_BLOCKS_ARE_CLUSTERS",
-    "EIATTR_SANITIZE",
-    "EIATTR_SYSCALLS_FALLBACK",
-    "EIATTR_CUDA_REQ",
-    "EIATTR_MERCURY_ISA_VERSION",
+constexpr EiattrInfo kEiattrs[] = {
+#define EIATTR(code, name, layout, symbols) {code, #name, EiLayout::layout, EiSymbols::symbols},
+#include "dlink/eiattr.def"
+#undef EIATTR
 };
+// (Rows are in code order, without gaps: a code indexes its row.)
+constexpr bool rows_in_code_order() {
+  for (size_t i = 0; i < std::size(kEiattrs); i++)
+    if (kEiattrs[i].code != i)
+      return false;
+  return true;
+}
+static_assert(rows_in_code_order(), "eiattr.def rows must be in code order without gaps");
 
 // In the order the names appear in nvlink; see eicompat_name().
 constexpr std::array<std::string_view, 11> kEicompatNames = {
@@ -156,66 +73,9 @@ std::string sym_ref(u32 index, const SymbolNamer &sym_name) {
   return name.empty() ? fmt::format("{}", index) : fmt::format("{} ({})", index, name);
 }
 
-// Payload kinds of SVAL records.
-enum class Layout {
-  Words,        // u32 list, decimal-ish values
-  Offsets,      // u32 code offsets, hex
-  SymList,      // u32 symbol indices
-  SymValue,     // u32 sym, u32 value
-  Xyz,          // u32 x, y, z
-  ParamCbank,   // u32 sym, u16 offset, u16 size
-  KparamInfo,   // u32 index, u16 ordinal, u16 offset, u32 flags/size word
-  OffsetPairs,  // (u32 offset, u32 value) pairs
-  SamplerInit,  // u32 sym, u32 init word
-  Opaque,       // raw hex
-};
-
-Layout layout_of(u8 attr) {
-  switch (attr) {
-  case EIATTR_REGCOUNT:
-  case EIATTR_FRAME_SIZE:
-  case EIATTR_MIN_STACK_SIZE:
-  case EIATTR_MAX_STACK_SIZE:
-    return Layout::SymValue;
-  case EIATTR_EXTERNS:
-    return Layout::SymList;
-  case EIATTR_MAX_THREADS:
-  case EIATTR_REQNTID:
-  case EIATTR_CTA_PER_CLUSTER:
-    return Layout::Xyz;
-  case EIATTR_PARAM_CBANK:
-    return Layout::ParamCbank;
-  case EIATTR_KPARAM_INFO:
-    return Layout::KparamInfo;
-  case EIATTR_SAMPLER_INIT:
-    return Layout::SamplerInit;
-  case EIATTR_ATOM16_EMUL_INSTR_REG_MAP:
-  case EIATTR_ANNOTATIONS:
-    return Layout::OffsetPairs;
-  case EIATTR_EXIT_INSTR_OFFSETS:
-  case EIATTR_S2RCTAID_INSTR_OFFSETS:
-  case EIATTR_LD_CACHEMOD_INSTR_OFFSETS:
-  case EIATTR_ATOM_SYS_INSTR_OFFSETS:
-  case EIATTR_COOP_GROUP_INSTR_OFFSETS:
-  case EIATTR_ATOMF16_EMUL_INSTR_OFFSETS:
-  case EIATTR_INT_WARP_WIDE_INSTR_OFFSETS:
-  case EIATTR_INDIRECT_BRANCH_TARGETS:
-  case EIATTR_MBARRIER_INSTR_OFFSETS:
-  case EIATTR_COROUTINE_RESUME_OFFSETS:
-  case EIATTR_SYSCALL_OFFSETS:
-  case EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS:
-  case EIATTR_STACK_CANARY_TRAP_OFFSETS:
-  case EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS:
-  case EIATTR_BINDLESS_IMAGE_OFFSETS:
-  case EIATTR_JUMPTABLE_RELOCS:
-  case EIATTR_UNUSED_LOAD_BYTE_OFFSET:
-    return Layout::Offsets;
-  case EIATTR_MERCURY_FINALIZER_OPTIONS:
-  case EIATTR_UCODE_SECTION_DATA:
-    return Layout::Opaque;
-  default:
-    return Layout::Words;
-  }
+EiLayout layout_of(u8 attr) {
+  const EiattrInfo *info = eiattr_info(attr);
+  return info ? info->layout : EiLayout::Words;
 }
 
 std::string format_sval(const EiRecord &rec, const SymbolNamer &sym_name) {
@@ -224,12 +84,12 @@ std::string format_sval(const EiRecord &rec, const SymbolNamer &sym_name) {
   auto u32_at = [&](size_t off) { return read_le<u32>(&p[off]); };
   auto u16_at = [&](size_t off) { return read_le<u16>(&p[off]); };
   switch (layout_of(rec.attr)) {
-  case Layout::SymValue:
+  case EiLayout::SymValue:
     if (n != 8)
       break;
     return fmt::format("sym {} {} {}", sym_ref(u32_at(0), sym_name),
                        rec.attr == EIATTR_REGCOUNT ? "regs" : "bytes", u32_at(4));
-  case Layout::SymList: {
+  case EiLayout::SymList: {
     if (n % 4)
       break;
     std::string out = "syms";
@@ -237,16 +97,16 @@ std::string format_sval(const EiRecord &rec, const SymbolNamer &sym_name) {
       out += fmt::format("{} {}", i ? "," : "", sym_ref(u32_at(i), sym_name));
     return out;
   }
-  case Layout::Xyz:
+  case EiLayout::Xyz:
     if (n != 12)
       break;
     return fmt::format("x {} y {} z {}", u32_at(0), u32_at(4), u32_at(8));
-  case Layout::ParamCbank:
+  case EiLayout::ParamCbank:
     if (n != 8)
       break;
     return fmt::format("sym {} offset 0x{:x} size 0x{:x}", sym_ref(u32_at(0), sym_name),
                        u16_at(4), u16_at(6));
-  case Layout::KparamInfo: {
+  case EiLayout::KparamInfo: {
     if (n != 12)
       break;
     u32 word = u32_at(8);
@@ -254,11 +114,11 @@ std::string format_sval(const EiRecord &rec, const SymbolNamer &sym_name) {
                        u32_at(0), u16_at(4), u16_at(6), word >> 18, (word >> 12) & 0x1f,
                        word & 0xfff);
   }
-  case Layout::SamplerInit:
+  case EiLayout::SamplerInit:
     if (n != 8)
       break;
     return fmt::format("sym {} init 0x{:08x}", sym_ref(u32_at(0), sym_name), u32_at(4));
-  case Layout::OffsetPairs: {
+  case EiLayout::OffsetPairs: {
     if (n % 8)
       break;
     std::string out;
@@ -266,7 +126,7 @@ std::string format_sval(const EiRecord &rec, const SymbolNamer &sym_name) {
       out += fmt::format("{}(0x{:x}, 0x{:x})", i ? " " : "", u32_at(i), u32_at(i + 4));
     return out.empty() ? "(empty)" : out;
   }
-  case Layout::Offsets: {
+  case EiLayout::Offsets: {
     if (n % 4)
       break;
     std::string out = "offsets";
@@ -274,8 +134,8 @@ std::string format_sval(const EiRecord &rec, const SymbolNamer &sym_name) {
       out += fmt::format(" 0x{:x}", u32_at(i));
     return n ? out : "(empty)";
   }
-  case Layout::Opaque:
-  case Layout::Words:
+  case EiLayout::Opaque:
+  case EiLayout::Words:
     break;
   }
   return hex_words(p);
@@ -283,9 +143,13 @@ std::string format_sval(const EiRecord &rec, const SymbolNamer &sym_name) {
 
 } // namespace
 
+const EiattrInfo *eiattr_info(u8 attr) {
+  return attr < std::size(kEiattrs) ? &kEiattrs[attr] : nullptr;
+}
+
 std::string_view eiattr_name(u8 attr) {
-  if (attr < kEiattrNames.size())
-    return kEiattrNames[attr];
+  if (const EiattrInfo *info = eiattr_info(attr))
+    return info->name;
   static const std::array<std::string, 256> names = make_hex_names("EIATTR_");
   return names[attr];
 }
@@ -323,6 +187,18 @@ std::vector<EiRecord> parse_eiattrs(std::span<const u8> bytes) {
   return out;
 }
 
+size_t encode_eiattr(u8 *out, u8 format, u8 attr, u16 value, std::span<const u8> payload) {
+  out[0] = format;
+  out[1] = attr;
+  bool sval = format == EIFMT_SVAL;
+  write_le<u16>(out + 2, sval ? static_cast<u16>(payload.size()) : value);
+  if (!sval)
+    return 4;
+  if (!payload.empty())
+    std::memcpy(out + 4, payload.data(), payload.size());
+  return 4 + payload.size();
+}
+
 std::span<const u8> encode_eiattrs(Arena &arena, const std::vector<EiRecord> &records) {
   size_t total = 0;
   for (const auto &rec : records) {
@@ -332,17 +208,8 @@ std::span<const u8> encode_eiattrs(Arena &arena, const std::vector<EiRecord> &re
   }
   auto out = arena.alloc(total);
   size_t pos = 0;
-  for (const auto &rec : records) {
-    out[pos] = rec.format;
-    out[pos + 1] = rec.attr;
-    bool sval = rec.format == EIFMT_SVAL;
-    write_le<u16>(&out[pos + 2], sval ? static_cast<u16>(rec.payload.size()) : rec.value);
-    pos += 4;
-    if (sval && !rec.payload.empty()) {
-      std::memcpy(&out[pos], rec.payload.data(), rec.payload.size());
-      pos += rec.payload.size();
-    }
-  }
+  for (const auto &rec : records)
+    pos += encode_eiattr(&out[pos], rec.format, rec.attr, rec.value, rec.payload);
   return out;
 }
 

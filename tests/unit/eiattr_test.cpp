@@ -50,6 +50,46 @@ const std::vector<u8> kSample = {
     0x04, 0x0f, 0x00, 0x00,                                                 // empty EXTERNS
 };
 
+// The attribute table (eiattr.def): names, payload layouts and symbol fields
+// by code; codes past the table are unknown.
+TEST(Eiattr, TableRows) {
+  ASSERT_NE(eiattr_info(EIATTR_REGCOUNT), nullptr);
+  EXPECT_EQ(eiattr_info(EIATTR_REGCOUNT)->code, 0x2f);
+  EXPECT_EQ(eiattr_info(EIATTR_REGCOUNT)->name, "EIATTR_REGCOUNT");
+  EXPECT_EQ(eiattr_info(EIATTR_REGCOUNT)->layout, EiLayout::SymValue);
+  EXPECT_EQ(eiattr_info(EIATTR_MERCURY_ISA_VERSION)->code, 0x5f);
+  EXPECT_EQ(eiattr_info(0x60), nullptr);
+  EXPECT_EQ(eiattr_name(0x60), "EIATTR_0x60");
+  for (u8 attr : {EIATTR_REGCOUNT, EIATTR_FRAME_SIZE, EIATTR_MIN_STACK_SIZE, EIATTR_MAX_STACK_SIZE,
+                  EIATTR_CRS_STACK_SIZE, EIATTR_PARAM_CBANK, EIATTR_SAMPLER_INIT})
+    EXPECT_EQ(eiattr_symbols(attr), EiSymbols::First) << eiattr_name(attr);
+  EXPECT_EQ(eiattr_symbols(EIATTR_EXTERNS), EiSymbols::All);
+  EXPECT_EQ(eiattr_symbols(EIATTR_KPARAM_INFO), EiSymbols::None);
+  EXPECT_EQ(eiattr_symbols(EIATTR_NUM_BARRIERS), EiSymbols::None);
+  EXPECT_EQ(eiattr_symbols(0xff), EiSymbols::None);
+}
+
+// One record encoder: encode_eiattr() writes what encode_eiattrs() does.
+TEST(Eiattr, OneRecordEncoder) {
+  const u8 payload[8] = {1, 0, 0, 0, 24, 0, 0, 0};
+  std::vector<EiRecord> recs(2);
+  recs[0].format = EIFMT_SVAL;
+  recs[0].attr = EIATTR_REGCOUNT;
+  recs[0].payload = payload;
+  recs[1].format = EIFMT_BVAL;
+  recs[1].attr = EIATTR_NUM_BARRIERS;
+  recs[1].value = 3;
+  Arena arena;
+  std::span<const u8> all = encode_eiattrs(arena, recs);
+  std::vector<u8> one(all.size());
+  size_t n = encode_eiattr(one.data(), recs[0].format, recs[0].attr, recs[0].value, recs[0].payload);
+  EXPECT_EQ(n, 12u);
+  n += encode_eiattr(one.data() + n, recs[1].format, recs[1].attr, recs[1].value, recs[1].payload);
+  EXPECT_EQ(n, all.size());
+  EXPECT_TRUE(std::equal(one.begin(), one.end(), all.begin()));
+  EXPECT_EQ(std::vector<u8>(all.begin(), all.begin() + 4), (std::vector<u8>{EIFMT_SVAL, EIATTR_REGCOUNT, 8, 0}));
+}
+
 TEST(Eiattr, ParseSample) {
   auto recs = parse_eiattrs(kSample);
   ASSERT_EQ(recs.size(), 6u);

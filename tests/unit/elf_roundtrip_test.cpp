@@ -12,6 +12,7 @@
 // (b) Truncated files, bad e_shoff, bad string offsets and other corruptions
 //     must raise InputError, never crash (run under the ASan build).
 #include "dlink/elf.h"
+#include "mercury/output.h"
 
 #include <gtest/gtest.h>
 
@@ -145,7 +146,8 @@ TEST(ElfRoundTrip, AssignOffsetsReproducesLayout) {
       sec.offset = 0;
     f.shoff = 0;
     f.phoff = orig.segments.empty() ? orig.phoff : 0;
-    assign_offsets(f, orig.segments.empty() ? OffsetStyle::Compiler : OffsetStyle::Linker);
+    assign_offsets(f, orig.segments.empty() ? OffsetStyle::Compiler : OffsetStyle::Linker,
+                   mercury_shared_offset);
     for (size_t i = 0; i < f.sections.size(); i++)
       EXPECT_EQ(f.sections[i].offset, orig.sections[i].offset)
           << "section [" << i << "] " << orig.sections[i].name;
@@ -335,7 +337,7 @@ u16 written_shnum(size_t count) {
   f.sections.resize(count);
   for (size_t i = 1; i < count; i++)
     f.sections[i].type = SHT_NOBITS;
-  assign_offsets(f, OffsetStyle::Linker);
+  assign_offsets(f, OffsetStyle::Linker, mercury_shared_offset);
   std::vector<u8> bytes = write_elf(f);
   return static_cast<u16>(bytes[60] | bytes[61] << 8);
 }

@@ -99,6 +99,17 @@ TEST_F(LinkPipeline, TimePassesPrintsOneLinePerStage) {
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }
 
+// The synthetic sections' bytes are written in parallel (src/output/
+// synthetic.h): the output must not depend on the thread count.
+TEST_F(LinkPipeline, OutputIsTheSameWithAnyThreadCount) {
+  std::string err;
+  for (const char *threads : {"1", "2", "8"}) {
+    std::string out = std::string("threads") + threads + ".cubin";
+    ASSERT_EQ(run(err, out, {"--threads", threads}), 0) << err;
+    EXPECT_EQ(read_bytes(dir_ / out), read_bytes(kJob / "expected.cubin")) << "--threads " << threads;
+  }
+}
+
 TEST_F(LinkPipeline, RepeatedLinksInOneProcessAreIdentical) {
   std::string err;
   ASSERT_EQ(run(err, "a.cubin"), 0) << err;

@@ -1,0 +1,222 @@
+// The capsule-Mercury hooks of writing the output (output.h).
+#include "mercury/output.h"
+
+#include "output_model.h"
+
+#include <algorithm>
+
+namespace dlink {
+
+namespace {
+
+// nvlink leaves this many unaccounted zero bytes after .shstrtab on sm_100+.
+constexpr u64 kMercuryShstrtabSlack = 36;
+
+} // namespace
+
+bool mercury_twin_has_relocs(Context &ctx, const OutputSection *sec) {
+  if (!sec->rela || sec->merc || !sec->target)
+    return false;
+  OutputSection *twin = find_section(ctx, ".nv.merc.rela" + std::string(sec->target->name));
+  // (An optimizer bank's twin, and the user bank's, has the bank's
+  // Mercury name.)
+  if ((!twin || twin->relocs.empty()) &&
+      (sec->target->renamed_from.starts_with(".nv.constant.optimizer.") ||
+       sec->target->renamed_from == ".nv.constant.user"))
+    twin = find_section(ctx, ".nv.merc.rela" + std::string(sec->target->renamed_from));
+  return twin && !twin->relocs.empty();
+}
+
+void order_mercury_symbols(Context &ctx, OutputLayout &layout) {
+  const OutputModel &out = ctx.out;
+  layout.merc_symbols.clear();
+  layout.merc_locals = 1;
+  if (!out.merc_symtab)
+    return;
+  for (OutputSymbol *sym : layout.symbols) {
+    bool late = std::find(out.late_locals.begin(), out.late_locals.end(), sym) != out.late_locals.end();
+    if (late || (!sym->is_section_symbol && !sym->merc.present))
+      continue;
+    layout.merc_symbols.push_back(sym);
+    sym->merc.index = static_cast<u32>(layout.merc_symbols.size());
+    if (sym->bind == STB_LOCAL)
+      layout.merc_locals = layout.merc_symbols.size() + 1;
+  }
+}
+
+std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLayout &layout) {
+  std::vector<ElfSymbol> merc_syms(1);
+  merc_syms[0].value = ctx.out.null_symbol_value; // (as in .symtab: probes q2/q3, sm_100)
+  for (OutputSymbol *sym : layout.merc_symbols) {
+    ElfSymbol e;
+    const OutputSection *sec = sym->section;
+    // The Mercury twin of a symbol's section, if it has one.
+    const OutputSection *merc_sec = nullptr;
+    if (sec && sec->kind == SectionKind::Text && sec->func)
+      merc_sec = sec->func->merc.section;
+    else if (sec && sec->symbol)
+      merc_sec = sec->symbol->merc.section;
+    const OutputSection *shown = merc_sec ? merc_sec : sec;
+    e.shndx = shown && !shown->removed ? static_cast<u16>(shown->index) : 0;
+    if (sym->is_section_symbol) {
+      e.name_offset = layout.strtab.offset_of(sec->renamed_from.empty() ? sym->name : sec->renamed_from);
+      e.info = ElfSymbol::make_info(STB_LOCAL, STT_SECTION);
+    } else {
+      e.name_offset = layout.strtab.offset_of(sym->name);
+      e.info = sym->merc.info;
+      e.other = sym->merc.other;
+      e.value = sym->merc.value;
+      e.size = sym->merc.size;
+    }
+    merc_syms.push_back(e);
+  }
+  return merc_syms;
+}
+
+namespace {
+
+class MercurySymbolTable : public SyntheticSection {
+public:
+  using SyntheticSection::SyntheticSection;
+  void prepare(Context &ctx, OutputLayout &layout) override { syms_ = mercury_symbol_entries(ctx, layout); }
+  u64 size() const override { return syms_.size() * kSymSize; }
+  void write(u8 *out) const override { write_symbols(out, syms_); }
+
+private:
+  std::vector<ElfSymbol> syms_;
+};
+
+} // namespace
+
+std::unique_ptr<SyntheticSection> mercury_symbol_table(OutputSection *sec) {
+  return std::make_unique<MercurySymbolTable>(sec);
+}
+
+bool mercury_section_header(const Context &ctx, const OutputLayout &layout, const OutputSection *sec,
+                            ElfSection &e) {
+  const OutputSection *merc_symtab = ctx.out.merc_symtab;
+  u32 merc_symtab_index = merc_symtab ? merc_symtab->index : 0;
+  if (sec == merc_symtab) {
+    e.link = layout.index_of(".strtab");
+    e.info = static_cast<u32>(layout.merc_locals);
+    return true;
+  }
+  if (!sec->merc)
+    return false;
+  if (sec->type == SHT_CUDA_CAPMERC_TEXT) {
+    e.link = merc_symtab_index;
+    e.info = sec->func ? sec->func->merc.index : 0;
+  } else if (sec->type == SHT_CUDA_MERC_INFO) {
+    e.link = merc_symtab_index;
+    e.info = sec->func && sec->func->merc.section ? sec->func->merc.section->index : 0;
+  } else if (sec->kind == SectionKind::Reloc) {
+    e.link = merc_symtab_index;
+    e.info = sec->target ? sec->target->index : 0;
+  } else if (sec->func && sec->func->merc.section) {
+    // A kernel's header-index bank points at the kernel's capsule.
+    e.info = sec->func->merc.section->index;
+  }
+  return true;
+}
+
+void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
+  const OutputModel &out = ctx.out;
+  for (OutputSection *sec : layout.order) {
+    if (sec->shares_twin_bytes && sec->twin)
+      sec->data = sec->twin->data;
+    // A capsule starts with the section index of its SASS .text twin.
+    if (sec->type == SHT_CUDA_CAPMERC_TEXT && sec->twin && sec->data.size() >= 4)
+      write_le<u32>(sec->data.data(), sec->twin->index);
+    // sm_110: the Mercury copy's 0x80 bytes are nvlink's uninitialised
+    // memory, a stale copy of the output's first two section headers (null,
+    // .shstrtab at 0x40 with the size it had before the sections created
+    // after the merge were named). It sits at 0x00 on every sm_110 golden but
+    // ocg_banks_order (0x20) and is all zeros for some probes; the placement
+    // follows nvlink's allocator (docs/notes/refinalization.md).
+    if (sec->merc && sec->type == SHT_CUDA_SHARED_RESERVED && sec->data.size() >= 0x68) {
+      const OutputSection *first_late = nullptr;
+      for (const OutputSection *s : out.sections)
+        if (s->late && (!first_late || s->create_seq < first_late->create_seq))
+          first_late = s;
+      if (first_late)
+        write_le<u64>(sec->data.data() + 0x60, layout.shstrtab.offset_of(first_late->name));
+    }
+  }
+}
+
+void set_mercury_file_slack(Context &ctx, const OutputLayout &layout, ElfFile &elf) {
+  if (!ctx.arch.is_mercury())
+    return;
+  elf.sections[1].file_slack = kMercuryShstrtabSlack;
+  elf.sections[layout.index_of(".strtab")].file_slack = ctx.out.strtab_slack;
+}
+
+size_t mercury_shared_offset(const ElfFile &file, size_t i) {
+  constexpr std::string_view kMercPrefix = ".nv.merc";
+  auto is_bank = [](u32 type) { return type >= SHT_CUDA_CONSTANT && type < SHT_CUDA_MERC_RELA; };
+  auto is_data = [&](const ElfSection &s) {
+    return s.type == SHT_CUDA_GLOBAL_INIT || s.type == SHT_PROGBITS || is_bank(s.type);
+  };
+  const ElfSection &m = file.sections[i];
+  if (!(m.flags & SHF_CUDA_MERC) || !m.name.starts_with(kMercPrefix))
+    return 0;
+  std::string_view base = m.name.substr(kMercPrefix.size());
+  // An empty Mercury copy sits where its empty SASS twin is (e.g. an empty
+  // .nv.merc.debug_frame of a data-only object).
+  if (m.size == 0) {
+    for (size_t j = 1; j < i; j++)
+      if (file.sections[j].name == base && file.sections[j].size == 0)
+        return j;
+  }
+  // A -lineinfo PTX-text twin (.nv.merc.nv_debug_ptx_txt.<hash>) and
+  // .nv.merc.debug_str sit where their SASS section is (as ptxas writes
+  // them; nvlink keeps that); with -G also .nv.merc.debug_abbrev,
+  // .nv.merc.debug_loc, .nv.merc.debug_pubnames and .nv.merc.debug_pubtypes
+  // (not .debug_info, even where its bytes are equal), and
+  // .nv.merc.nv_debug_info_reg_type, .nv.merc.debug_line and
+  // .nv.merc.nv_debug_line_sass where their bytes equal the SASS
+  // section's (the line tables: an input without device code, -lineinfo
+  // or -G; ptxas and nvlink alike, testdata/src/empty_lineinfo).
+  bool reg_type = m.name == ".nv.merc.nv_debug_info_reg_type" || m.name == ".nv.merc.debug_line" ||
+                  m.name == ".nv.merc.nv_debug_line_sass";
+  if (m.name.starts_with(".nv.merc.nv_debug_ptx_txt.") || m.name == ".nv.merc.debug_str" ||
+      m.name == ".nv.merc.debug_abbrev" || m.name == ".nv.merc.debug_loc" ||
+      m.name == ".nv.merc.debug_pubnames" || m.name == ".nv.merc.debug_pubtypes" || reg_type) {
+    for (size_t j = 1; j < i; j++) {
+      const ElfSection &t = file.sections[j];
+      if (t.name != base || t.size != m.size)
+        continue;
+      if (reg_type && (t.data.size() != m.data.size() ||
+                       (!t.data.empty() && std::memcmp(t.data.data(), m.data.data(), t.data.size()) != 0)))
+        continue;
+      return j;
+    }
+  }
+  // Data copies (`.nv.merc.nv.global.init`, `.nv.merc.nv.constant.user`,
+  // ...: type CUDA_GLOBAL_INIT or a constant bank) share the file offset of
+  // their SASS twin: an earlier section named without the ".nv.merc"
+  // prefix or, for renamed banks (`.nv.constant.user` became
+  // `.nv.constant3`, `.nv.constant.pic` `.nv.constant4`), the one
+  // constant-bank section with the same size and bytes (never for the
+  // header-index banks, which have bytes of their own).
+  if (!(m.flags & SHF_ALLOC) || !(m.type == SHT_CUDA_GLOBAL_INIT || is_bank(m.type)))
+    return 0;
+  bool header_index_bank = base.starts_with(".nv.constant.entry_image_header_indices.");
+  size_t by_content = 0, matches = 0;
+  for (size_t j = 1; j < i; j++) {
+    const ElfSection &t = file.sections[j];
+    if ((t.flags & SHF_CUDA_MERC) || !is_data(t) || t.size != m.size)
+      continue;
+    if (t.name == base)
+      return j;
+    bool same_bytes = t.data.size() == m.data.size() &&
+                      (t.data.empty() || std::memcmp(t.data.data(), m.data.data(), t.data.size()) == 0);
+    if (is_bank(m.type) && (is_bank(t.type) || t.type == SHT_PROGBITS) && same_bytes && !header_index_bank) {
+      by_content = j;
+      matches++;
+    }
+  }
+  return matches == 1 ? by_content : 0;
+}
+
+} // namespace dlink

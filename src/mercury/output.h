@@ -1,0 +1,47 @@
+// The capsule-Mercury world's part of writing the output (sm_100+): the
+// hooks write_output (writer.cpp) and the ELF layout call. Each is a no-op,
+// or answers "nothing", for older targets.
+#pragma once
+
+#include "output/synthetic.h"
+
+namespace dlink {
+
+// The index by which section `sec`'s records and relocations name `sym`:
+// in a capsule-Mercury section, the Mercury symbol table's.
+inline u32 symbol_index_in(const OutputSection *sec, const OutputSymbol *sym) {
+  return sec->merc ? sym->merc.index : sym->index;
+}
+
+// Whether the capsule-Mercury twin of an empty SASS relocation section has
+// relocations (the empty SASS section then stays).
+bool mercury_twin_has_relocs(Context &ctx, const OutputSection *rel);
+
+// The capsule-Mercury symbol table mirrors the symbols of .symtab that
+// existed when the globals were fixed (layout.symbols, set):
+// layout.merc_symbols, merc_locals and each symbol's merc.index.
+void order_mercury_symbols(Context &ctx, OutputLayout &layout);
+// Its entries, with Mercury sections, types and sizes.
+std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLayout &layout);
+
+// The capsule-Mercury symbol table as a synthetic section (output/synthetic.h).
+std::unique_ptr<SyntheticSection> mercury_symbol_table(OutputSection *sec);
+
+// sh_link / sh_info of a capsule-Mercury section; false for other sections.
+bool mercury_section_header(const Context &ctx, const OutputLayout &layout, const OutputSection *sec,
+                            ElfSection &e);
+
+// Bytes of capsule-Mercury sections that depend on the final layout: data
+// copies sharing their SASS twin's bytes, each capsule's leading section
+// index, the sm_110 reserved shared window's stale header copy.
+void patch_mercury_sections(Context &ctx, const OutputLayout &layout);
+
+// The unaccounted zero bytes nvlink leaves after .shstrtab and .strtab.
+void set_mercury_file_slack(Context &ctx, const OutputLayout &layout, ElfFile &elf);
+
+// assign_offsets() rule (dlink/elf.h SharedOffsetRule): the index of the
+// earlier section whose file offset capsule-Mercury section `i` shares
+// (taking no bytes of its own), or 0.
+size_t mercury_shared_offset(const ElfFile &file, size_t i);
+
+} // namespace dlink

@@ -1,0 +1,247 @@
+// The ELF headers of the output (sections.h): file header, section headers,
+// offsets and program headers.
+#include "output/sections.h"
+
+#include "mercury/output.h"
+#include "output_model.h"
+#include "relocatable.h"
+
+#include <algorithm>
+
+namespace dlink {
+
+void build_file_header(Context &ctx, const OutputLayout &layout) {
+  ElfFile &elf = ctx.output_elf;
+  const ElfFile &first = ctx.inputs.empty() ? elf : ctx.inputs.front()->elf;
+  elf.ident = first.ident;
+  if (ctx.inputs.empty()) {
+    elf.ident = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41, 8};
+  }
+  elf.type = relocatable_output(ctx) ? ET_REL : ET_EXEC; // (-r: relocatable.h)
+  elf.machine = EM_CUDA;
+  elf.version = 1;
+  elf.phentsize = kPhdrSize;
+  elf.shstrndx = 1;
+  u32 cuinfo_index = 0;
+  for (const OutputSection *sec : layout.order)
+    if (sec->name == ".note.nv.cuinfo")
+      cuinfo_index = sec->index;
+  elf.flags = (cuinfo_index << 24) | (ctx.arch.sm << 8) | (ctx.arch.sm >= 100 ? 0x02 : 0x04);
+}
+
+void build_section_headers(Context &ctx, const OutputLayout &layout) {
+  ElfFile &elf = ctx.output_elf;
+  u32 tkinfo_index = 0, compat_index = 0, symtab_index = 0;
+  for (const OutputSection *sec : layout.order) {
+    if (sec->name == ".note.nv.tkinfo")
+      tkinfo_index = sec->index;
+    if (sec->kind == SectionKind::Compat)
+      compat_index = sec->index;
+    if (sec->kind == SectionKind::SymbolTable)
+      symtab_index = sec->index;
+  }
+  const u32 strtab_index = layout.index_of(".strtab");
+  elf.sections.reserve(layout.order.size() + 1);
+  elf.sections.assign(1, ElfSection{});
+  for (OutputSection *sec : layout.order) {
+    ElfSection e;
+    e.name = sec->name;
+    auto own = layout.own_name_offset.find(sec);
+    e.name_offset = own != layout.own_name_offset.end() ? own->second : layout.shstrtab.offset_of(sec->name);
+    e.type = sec->type;
+    e.flags = sec->flags;
+    e.addralign = sec->align;
+    e.entsize = sec->entsize;
+    if (!mercury_section_header(ctx, layout, sec, e))
+    switch (sec->kind) {
+    case SectionKind::SymbolTable:
+      e.link = strtab_index;
+      e.info = static_cast<u32>(layout.num_locals);
+      break;
+    case SectionKind::Text:
+      e.link = symtab_index;
+      e.info = (sec->func ? sec->func->index : 0) | sec->info_high;
+      break;
+    case SectionKind::ModuleInfo:
+    case SectionKind::Callgraph:
+    case SectionKind::Prototype:
+      e.link = symtab_index;
+      break;
+    case SectionKind::FunctionInfo: {
+      e.link = symtab_index;
+      OutputSection *text = sec->func && sec->func->section ? sec->func->section
+                                                             : find_section(ctx, ".text." + std::string(sec->name.substr(9)));
+      e.info = text ? text->index : 0;
+      break;
+    }
+    case SectionKind::Reloc:
+      e.link = symtab_index;
+      e.info = sec->target ? sec->target->index : 0;
+      break;
+    case SectionKind::Constant:
+    case SectionKind::Shared: {
+      // Per-kernel sections (".nv.shared.<k>", ".nv.constant<N>.<k>") point
+      // at the kernel's code.
+      size_t dot = sec->kind == SectionKind::Shared ? 10 : sec->name.find('.', 12);
+      if (dot != std::string_view::npos) {
+        OutputSection *text = find_section(ctx, ".text." + std::string(sec->name.substr(dot + 1)));
+        e.info = text ? text->index : 0;
+      }
+      break;
+    }
+    case SectionKind::Note:
+      if (sec->name == ".note.nv.cuinfo") {
+        e.link = tkinfo_index;
+        if (compat_index) {
+          e.info = compat_index;
+          e.flags |= SHF_INFO_LINK;
+        }
+      }
+      break;
+    default:
+      break;
+    }
+    if (sec->has_file_data())
+      sec->size = sec->data.size();
+    e.size = sec->size;
+    if (sec->has_file_data())
+      e.data = sec->data;
+    elf.sections.push_back(e);
+    if (layout.extended && sec->kind == SectionKind::SymbolTable) {
+      ElfSection x;
+      x.name = ".symtab_shndx";
+      x.name_offset = layout.shstrtab.offset_of(x.name);
+      x.type = SHT_SYMTAB_SHNDX;
+      x.link = sec->index;
+      x.addralign = 4;
+      x.entsize = 4;
+      std::span<u8> bytes = ctx.arena.alloc(layout.xindex.size() * 4);
+      for (size_t i = 0; i < layout.xindex.size(); i++)
+        write_le<u32>(bytes.data() + 4 * i, layout.xindex[i]);
+      x.size = bytes.size();
+      x.data = bytes;
+      elf.sections.push_back(x);
+    }
+  }
+  if (elf.sections.size() > SHN_LORESERVE)
+    elf.sections[0].size = elf.sections.size(); // (e_shnum 0: src/elf/elf.cpp)
+  set_mercury_file_slack(ctx, layout, elf);
+}
+
+namespace {
+
+// Program headers. All addresses are 0; the segments only group sections.
+//   sm_75-90:  PHDR (R X) | LOAD R X: constant banks and code |
+//              LOAD R W: initialised data, then NOBITS data (if any) |
+//              LOAD R X: the program header table again
+//   sm_100+:   PHDR (R) | LOAD R: the table | LOAD R: constant banks |
+//              LOAD R X: code | LOAD R W: data | LOAD R: the parameter banks
+//              created after the merge
+// The data segment's memory size is its sections laid out one after the
+// other at their alignment; its file size ends where the first NOBITS
+// section would start.
+struct SegmentBuilder {
+  ElfFile &elf;
+  ElfProgramHeader seg{};
+  bool used = false;
+  u64 end = 0;
+
+  void add(const ElfSection &e) {
+    if (!used) {
+      seg.offset = e.offset;
+      used = true;
+    }
+    end = std::max(end, e.offset + e.size);
+    seg.filesz = seg.memsz = end - seg.offset;
+  }
+};
+
+} // namespace
+
+void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &order) {
+  bool sm100 = (elf.flags & 0xff) == 0x02; // (the sm_100+ segment layout)
+  elf.segments.clear();
+  assign_offsets(elf, OffsetStyle::Linker, mercury_shared_offset); // section offsets do not depend on the segments
+  auto load = [](u32 flags) {
+    ElfProgramHeader p;
+    p.type = PT_LOAD;
+    p.flags = flags;
+    p.align = 8;
+    return p;
+  };
+  SegmentBuilder banks{elf}, code{elf}, late_banks{elf};
+  banks.seg = load(PF_R);
+  code.seg = load(PF_R | PF_X);
+  late_banks.seg = load(PF_R);
+  ElfProgramHeader data = load(PF_R | PF_W);
+  bool have_data = false;
+  std::vector<const OutputSection *> data_nobits;
+  for (const OutputSection *sec : order) {
+    if (sec->merc) // (the sm_100+ copies take no part)
+      continue;
+    const ElfSection &e = elf.sections[sec->index];
+    if (sec->kind == SectionKind::Constant) {
+      if (!sm100)
+        code.add(e);
+      else
+        (sec->late ? late_banks : banks).add(e);
+    } else if (sec->kind == SectionKind::Text) {
+      code.add(e);
+    } else if (sec->kind == SectionKind::GlobalInit || sec->kind == SectionKind::Shared ||
+               sec->kind == SectionKind::Global || sec->kind == SectionKind::SharedReserved ||
+               sec->kind == SectionKind::DebugShared) {
+      if (!have_data)
+        data.offset = e.offset;
+      have_data = true;
+      // The file image runs to the furthest file position any data section
+      // reaches: the end of an initialized section, or the offset at which a
+      // NOBITS section starts (NOBITS .nv.global advances the file offset).
+      bool progbits = sec->kind == SectionKind::GlobalInit;
+      data.filesz = std::max(data.filesz, e.offset + (progbits ? e.size : 0) - data.offset);
+      if (!progbits)
+        data_nobits.push_back(sec);
+    }
+  }
+  // The memory image is the file image followed by every NOBITS section, each
+  // at its own alignment.
+  data.memsz = data.filesz;
+  for (const OutputSection *sec : data_nobits) {
+    data.memsz = align_to(data.offset + data.memsz, sec->align) - data.offset; // aligned in the file's frame
+    data.memsz += elf.sections[sec->index].size;
+  }
+
+  std::vector<ElfProgramHeader> segs;
+  ElfProgramHeader table;
+  table.type = PT_PHDR;
+  table.flags = sm100 ? PF_R : PF_R | PF_X;
+  table.align = 8;
+  segs.push_back(table);
+  if (sm100) {
+    segs.push_back(load(PF_R)); // the table
+    if (banks.used)
+      segs.push_back(banks.seg);
+    if (code.used)
+      segs.push_back(code.seg);
+    if (have_data)
+      segs.push_back(data);
+    if (late_banks.used)
+      segs.push_back(late_banks.seg);
+  } else {
+    if (code.used)
+      segs.push_back(code.seg);
+    if (have_data)
+      segs.push_back(data);
+    segs.push_back(load(PF_R | PF_X)); // the table again
+  }
+  std::vector<size_t> table_segments{0};
+  table_segments.push_back(sm100 ? 1 : segs.size() - 1);
+  elf.segments = segs;
+  assign_offsets(elf, OffsetStyle::Linker, mercury_shared_offset);
+  u64 size = elf.segments.size() * kPhdrSize;
+  for (size_t i : table_segments) {
+    elf.segments[i].offset = elf.phoff;
+    elf.segments[i].filesz = elf.segments[i].memsz = size;
+  }
+}
+
+} // namespace dlink

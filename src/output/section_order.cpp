@@ -1,0 +1,231 @@
+// Which sections and symbols the image holds, in what order (sections.h).
+//
+// Section header order is by group, and within a group by creation order:
+//   .shstrtab .strtab .symtab | debug sections | .note.nv.tkinfo
+//   .note.nv.cuinfo | .nv.info .nv.compat | .nv.info.<f>... | .nv.callgraph
+//   .nv.prototype .nv.rel.action | relocation sections | constant banks |
+//   .text.<f>... | .nv.global.init | .nv.shared.<k> and .nv.global (NOBITS)
+// The symbol table lists the null symbol, the section symbols of surviving
+// sections in creation order, then the global symbols in creation order.
+// .strtab holds, in this order: the prototype strings, every section name
+// ever created, every global symbol name ever created; .shstrtab every
+// section name ever created. Neither is compacted.
+#include "output/sections.h"
+
+#include "layout.h"
+#include "mercury/output.h"
+#include "output_model.h"
+
+#include <algorithm>
+
+namespace dlink {
+
+namespace {
+
+int group_of(const OutputSection *sec) {
+  switch (sec->kind) {
+  case SectionKind::StringTable:
+  case SectionKind::SymbolTable:
+    return 0;
+  case SectionKind::Debug:
+    return 1;
+  case SectionKind::Note:
+    return 2;
+  case SectionKind::ModuleInfo:
+  case SectionKind::Compat:
+    return 3;
+  case SectionKind::FunctionInfo:
+    return 4;
+  case SectionKind::Callgraph:
+  case SectionKind::Prototype:
+  case SectionKind::RelAction:
+    return 5;
+  case SectionKind::Reloc:
+    return 6;
+  case SectionKind::Constant:
+    return 7;
+  case SectionKind::Text:
+    return 8;
+  case SectionKind::GlobalInit:
+    return 9;
+  case SectionKind::Shared:
+  case SectionKind::Global:
+  case SectionKind::DebugShared:
+  case SectionKind::SharedReserved:
+    return 10;
+  default:
+    return 11;
+  }
+}
+
+} // namespace
+
+void drop_empty_sections(Context &ctx) {
+  OutputModel &out = ctx.out;
+  for (OutputSection *sec : out.sections) {
+    // (An empty SASS relocation section stays when its capsule-Mercury
+    // twin does not.)
+    if (sec->kind == SectionKind::Reloc && sec->relocs.empty() && !mercury_twin_has_relocs(ctx, sec))
+      sec->removed = true;
+    if (sec->kind == SectionKind::Compat && !out.have_compat && !ctx.inputs.empty())
+      sec->removed = true;
+    // An empty .nv.info is dropped (no live code); with no device code at
+    // all, .nv.compat holds only the accelerator-target record.
+    if (sec->kind == SectionKind::ModuleInfo && sec->records.empty())
+      sec->removed = true;
+  }
+  if (ctx.inputs.empty() && !out.have_compat) {
+    EiRecord target;
+    target.format = EIFMT_BVAL;
+    target.attr = 0x09; // EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET (value set when written)
+    out.compat = {target};
+    if (ctx.arch.is_mercury()) { // sm_100+: and a zero record 0x0b (value set when written)
+      EiRecord features;
+      features.format = EIFMT_SVAL;
+      features.attr = 0x0b;
+      features.value = 8;
+      out.compat.push_back(features);
+    }
+  }
+}
+
+void order_sections(Context &ctx, OutputLayout &layout) {
+  OutputModel &out = ctx.out;
+  std::vector<OutputSection *> &order = layout.order;
+  order.clear();
+  for (OutputSection *sec : out.sections)
+    if (!sec->removed)
+      order.push_back(sec);
+  // Sections created after the merge (sm_100+: parameter banks and the
+  // capsule-Mercury group) follow in creation order.
+  std::stable_sort(order.begin(), order.end(), [](const OutputSection *a, const OutputSection *b) {
+    if (a->late != b->late)
+      return b->late;
+    if (a->late)
+      return false;
+    return group_of(a) < group_of(b);
+  });
+  // ELF extended section numbering (docs/notes/semantics-findings.md §22).
+  // nvlink numbers every section it creates,
+  // removed ones included, counting the null section, a .symtab_shndx it
+  // creates after .symtab and one more section after the skeleton: when the
+  // highest of these numbers reaches SHN_LORESERVE (0xff00) the image keeps
+  // .symtab_shndx (right after .symtab), whatever its final size. Separately,
+  // e_shnum is 0 with the count in section 0's sh_size when the highest final
+  // index reaches 0xff00 (measured on sm_75 and sm_90; refused for sm_100+
+  // until measured there).
+  const bool extended = layout.extended = out.sections.size() + 2 >= SHN_LORESERVE;
+  if (extended && ctx.arch.is_mercury())
+    ctx.diag.fatal(fmt::format("the link creates {} sections; links that need an extended section index "
+                               "table (.symtab_shndx) are not supported by dlink yet for {}",
+                               out.sections.size() + 3, ctx.arch.name()));
+  size_t symtab_pos = order.size();
+  for (size_t i = 0; i < order.size(); i++)
+    if (order[i]->kind == SectionKind::SymbolTable) {
+      symtab_pos = i;
+      break;
+    }
+  for (size_t i = 0; i < order.size(); i++)
+    order[i]->index = static_cast<u32>(i + 1 + (extended && i > symtab_pos ? 1 : 0));
+  // nvlink's own number of each section: its position among every section it
+  // created (removed ones included), counting the null section, the
+  // .symtab_shndx it always creates after .symtab, and one more section it
+  // creates after the skeleton (.nv.info, .nv.compat). Stale entries of
+  // .symtab_shndx hold these.
+  layout.creation_index.clear();
+  if (extended) {
+    u32 skeleton_end = 0;
+    for (u32 i = 0; i < out.sections.size(); i++) {
+      std::string_view n = out.sections[i]->name;
+      if (n == ".shstrtab" || n == ".strtab" || n == ".symtab" || n == ".note.nv.tkinfo" ||
+          n == ".note.nv.cuinfo" || n == ".nv.info" || n == ".nv.compat")
+        skeleton_end = i + 1;
+      else
+        break;
+    }
+    for (u32 i = 0; i < out.sections.size(); i++)
+      layout.creation_index[out.sections[i]] = i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? 1 : 0);
+  }
+}
+
+void order_symbols(Context &ctx, OutputLayout &layout) {
+  OutputModel &out = ctx.out;
+  // Symbols: nvlink's local array, its global array, then locals created
+  // after the globals were fixed.
+  u64 reserved = reserved_shared_bytes(ctx);
+  auto emitted_local = [&](const OutputSymbol *sym) {
+    if (sym->removed || (sym->section && sym->section->removed))
+      return false;
+    // Section symbols exist only for sections of the kinds that have them,
+    // and not for empty memory sections.
+    // (-g: .nv_debug.shared has one too, where it is not empty.)
+    if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind) &&
+        !(ctx.opts.debug && sym->section->kind == SectionKind::DebugShared))
+      return false;
+    // A debug section no input's section symbol named (an empty
+    // .debug_frame of a link without device code; .nv_debug_info_reg_sass
+    // and _type of a -G link without device code) has none; one that an
+    // input named keeps it even when it ends up empty (sm_100+ FDE
+    // filtering): testdata/src/empty_debug_section_symbols.
+    if (sym->is_section_symbol && sym->section->kind == SectionKind::Debug &&
+        !sym->section->input_section_symbol)
+      return false;
+    SectionKind k = sym->is_section_symbol ? sym->section->kind : SectionKind::Other;
+    // (sm_100+: a kernel's shared section, or -g's .nv_debug.shared, holding
+    // only the reserved prefix counts as empty.)
+    u64 empty = ctx.arch.is_mercury() && (k == SectionKind::Shared || k == SectionKind::DebugShared)
+                    ? reserved
+                    : 0;
+    return !(sym->is_section_symbol && sym->section->size <= empty &&
+             (k == SectionKind::Shared || k == SectionKind::Global ||
+              k == SectionKind::DebugShared));
+  };
+  std::vector<OutputSymbol *> &symbols = layout.symbols;
+  symbols.clear();
+  for (OutputSymbol *sym : out.locals)
+    if (emitted_local(sym))
+      symbols.push_back(sym);
+  layout.num_locals = symbols.size() + 1;
+  for (OutputSymbol *sym : out.globals)
+    if (!sym->removed)
+      symbols.push_back(sym);
+  bool have_late = false;
+  for (OutputSymbol *sym : out.late_locals)
+    if (emitted_local(sym)) {
+      symbols.push_back(sym);
+      have_late = true;
+    }
+  // sh_info: 1 + index of the last local symbol.
+  if (have_late)
+    layout.num_locals = symbols.size() + 1;
+
+  order_mercury_symbols(ctx, layout);
+  for (size_t i = 0; i < symbols.size(); i++)
+    symbols[i]->index = static_cast<u32>(i + 1);
+}
+
+void build_string_tables(Context &ctx, OutputLayout &layout) {
+  const OutputModel &out = ctx.out;
+  layout.shstrtab = StringTable(out.shstrtab_names.size());
+  layout.strtab = StringTable(out.prototype_strings.size() + out.strtab_names.size() + out.globals.size() +
+                              out.strtab_late_names.size());
+  StringTable &strtab = layout.strtab;
+  for (const auto &entry : out.shstrtab_names) {
+    u32 off = layout.shstrtab.add(entry.name, entry.pad, entry.own != nullptr);
+    if (entry.own)
+      layout.own_name_offset[entry.own] = off;
+  }
+  for (std::string_view s : out.prototype_strings)
+    if (s.empty())
+      strtab.add_empty();
+    else
+      strtab.add(s);
+  for (std::string_view s : out.strtab_names)
+    strtab.add(s);
+  for (OutputSymbol *sym : out.globals)
+    strtab.add(sym->name);
+  for (std::string_view s : out.strtab_late_names)
+    strtab.add(s);
+}
+
+} // namespace dlink

@@ -1,0 +1,446 @@
+// Synthetic sections (synthetic.h): prepare, size, write.
+#include "output/synthetic.h"
+
+#include "layout.h"
+#include "mercury/output.h"
+#include "output_model.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+namespace dlink {
+
+namespace {
+
+constexpr u32 kCudaToolkitVersion = 130; // 13.0
+constexpr std::array<u8, 16> kRelAction = {0x73, 0, 0, 0, 0, 0, 0, 0,
+                                           0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
+
+// The architecture .note.nv.cuinfo names: the lowest of the target and of
+// the inputs' own cuinfo notes (an input from PTX written for an older
+// .target carries that target).
+u32 cuinfo_sm(const Context &ctx) {
+  u32 sm = ctx.arch.sm;
+  for (const auto &in : ctx.inputs) {
+    const ElfSection *note = in->elf.section_named(".note.nv.cuinfo");
+    if (!note || note->type != SHT_NOTE || note->data.size() < 12)
+      continue;
+    const u8 *d = note->data.data();
+    u32 namesz = read_le<u32>(d), descsz = read_le<u32>(d + 4);
+    u64 desc = 12 + align_to(namesz, 4);
+    if (descsz < 4 || desc + 4 > note->data.size() || read_le<u16>(d + desc) != 2)
+      continue;
+    sm = std::min<u32>(sm, read_le<u16>(d + desc + 2));
+  }
+  return sm;
+}
+
+void append_note(std::vector<u8> &out, u32 type, std::span<const u8> desc) {
+  constexpr std::string_view name("NVIDIA Corp\0", 12);
+  u8 hdr[12];
+  write_le<u32>(hdr, 12);
+  write_le<u32>(hdr + 4, static_cast<u32>(desc.size()));
+  write_le<u32>(hdr + 8, type);
+  out.insert(out.end(), hdr, hdr + 12);
+  out.insert(out.end(), name.begin(), name.end());
+  out.insert(out.end(), desc.begin(), desc.end());
+  while (out.size() % 4)
+    out.push_back(0);
+}
+
+std::vector<u8> tkinfo_desc(const Context &ctx) {
+  std::vector<std::string_view> strings = {ctx.opts.tkinfo_object_name, ctx.opts.program_name,
+                                           kNvlinkReleaseLine, kNvlinkBuildLine,
+                                           ctx.opts.canonical_command_line};
+  std::vector<u8> desc(24, 0);
+  write_le<u32>(desc.data(), 2);
+  // Each string at the next offset, NUL-terminated: the empty object name
+  // (no -g) is the "\0" at offset 0; with -g the basename of -o starts
+  // there (measured).
+  std::vector<u8> area;
+  for (size_t i = 0; i < strings.size(); i++) {
+    u32 off = 0;
+    if (i == 0 || !strings[i].empty()) {
+      off = static_cast<u32>(area.size());
+      area.insert(area.end(), strings[i].begin(), strings[i].end());
+      area.push_back(0);
+    }
+    write_le<u32>(desc.data() + 4 + 4 * i, off);
+  }
+  desc.insert(desc.end(), area.begin(), area.end());
+  while (desc.size() % 4)
+    desc.push_back(0);
+  return desc;
+}
+
+// Bytes fixed by prepare() (small sections: notes).
+class FixedBytes : public SyntheticSection {
+public:
+  using SyntheticSection::SyntheticSection;
+  u64 size() const override { return bytes_.size(); }
+  void write(u8 *out) const override { std::copy(bytes_.begin(), bytes_.end(), out); }
+
+protected:
+  std::vector<u8> bytes_;
+};
+
+class TkinfoNote : public FixedBytes {
+public:
+  using FixedBytes::FixedBytes;
+  void prepare(Context &ctx, OutputLayout &) override {
+    bytes_ = section_->data;
+    append_note(bytes_, 2000, tkinfo_desc(ctx));
+    for (auto note : ctx.out.input_tkinfo_notes)
+      bytes_.insert(bytes_.end(), note.begin(), note.end());
+  }
+};
+
+class CuinfoNote : public FixedBytes {
+public:
+  using FixedBytes::FixedBytes;
+  void prepare(Context &ctx, OutputLayout &) override {
+    bytes_ = section_->data;
+    u8 desc[8];
+    write_le<u16>(desc, 2);
+    write_le<u16>(desc + 2, static_cast<u16>(cuinfo_sm(ctx)));
+    write_le<u32>(desc + 4, kCudaToolkitVersion);
+    append_note(bytes_, 1000, desc);
+  }
+};
+
+class RelAction : public FixedBytes {
+public:
+  using FixedBytes::FixedBytes;
+  void prepare(Context &, OutputLayout &) override { bytes_.assign(kRelAction.begin(), kRelAction.end()); }
+};
+
+// .nv.info, .nv.info.<f> (and their sm_100+ copies): the records, their
+// symbol fields (eiattr.def) given the final symbol indices.
+class InfoSection : public SyntheticSection {
+public:
+  using SyntheticSection::SyntheticSection;
+  void prepare(Context &ctx, OutputLayout &) override {
+    // (An EIATTR_EXTERNS entry of an input naming a symbol the link has no
+    // output symbol for reaches here only from a corrupt input: refused
+    // rather than written with a made-up index.)
+    for (const InfoRecord &r : section_->records) {
+      if (std::find(r.syms.begin(), r.syms.end(), nullptr) != r.syms.end())
+        ctx.diag.fatal(fmt::format("Corrupt input file: a {} record in {} names a symbol that is "
+                                   "not linked",
+                                   eiattr_name(r.attr), section_->name));
+      if (r.format == EIFMT_SVAL && r.payload.size() > 0xffff)
+        ctx.diag.fatal(fmt::format("internal error: a {} record in {} is too large",
+                                   eiattr_name(r.attr), section_->name));
+    }
+  }
+  u64 size() const override {
+    u64 n = 0;
+    for (const InfoRecord &r : section_->records)
+      n += 4 + (r.format == EIFMT_SVAL ? r.payload.size() : 0);
+    return n;
+  }
+  void write(u8 *out) const override {
+    auto index_of = [this](const OutputSymbol *s) { return symbol_index_in(section_, s); };
+    for (const InfoRecord &r : section_->records) {
+      u8 *start = out + 4;
+      out += encode_eiattr(out, r.format, r.attr, r.value, r.payload);
+      if (r.format != EIFMT_SVAL)
+        continue;
+      if (r.sym)
+        write_le<u32>(start, index_of(r.sym));
+      if (eiattr_symbols(r.attr) == EiSymbols::All)
+        for (size_t k = 0; k < r.syms.size(); k++)
+          write_le<u32>(start + 4 * k, index_of(r.syms[k]));
+    }
+  }
+};
+
+class CompatSection : public SyntheticSection {
+public:
+  using SyntheticSection::SyntheticSection;
+  void prepare(Context &ctx, OutputLayout &) override {
+    write_le<u64>(value_0b_.data(), ctx.out.compat_0b);
+    for (EiRecord r : ctx.out.compat) {
+      if (r.attr == 0x0b && ctx.arch.sm < 100)
+        continue;
+      if (r.attr == 0x0b)
+        r.payload = value_0b_;
+      if (r.attr == 0x09)
+        r.value = ctx.arch.variant == Arch::Variant::Specific ? 1 : 0;
+      records_.push_back(r);
+    }
+  }
+  u64 size() const override {
+    u64 n = 0;
+    for (const EiRecord &r : records_)
+      n += r.encoded_size();
+    return n;
+  }
+  void write(u8 *out) const override {
+    for (const EiRecord &r : records_)
+      out += encode_eiattr(out, r.format, r.attr, r.value, r.payload);
+  }
+
+private:
+  std::array<u8, 8> value_0b_{};
+  std::vector<EiRecord> records_;
+};
+
+class RelocSection : public SyntheticSection {
+public:
+  using SyntheticSection::SyntheticSection;
+  void prepare(Context &ctx, OutputLayout &) override {
+    const OutputSection *sec = section_;
+    for (const OutputReloc &r : sec->relocs) {
+      u32 index = r.sym ? symbol_index_in(sec, r.sym) : 0;
+      // nvlink never leaves a relocation against symbol 0 in a linked
+      // image (none in any golden output): the driver would patch S = 0
+      // into the code. One here means a symbol the link could not name
+      // (an internal or removed one): refuse rather than write it.
+      if (index == 0)
+        ctx.diag.fatal(fmt::format(
+            "internal error: relocation of type 0x{:x} at 0x{:x} in '{}' against {} would "
+            "name no symbol",
+            r.type, r.offset, sec->name,
+            r.sym ? fmt::format("'{}'", r.sym->name) : std::string("symbol 0")));
+    }
+  }
+  u64 size() const override { return section_->relocs.size() * entry_size(); }
+  void write(u8 *out) const override {
+    // (Every relocation names a symbol: prepare() checked.)
+    for (const OutputReloc &r : section_->relocs) {
+      write_reloc(out, {r.offset, symbol_index_in(section_, r.sym), r.type, r.addend}, section_->rela);
+      out += entry_size();
+    }
+  }
+
+private:
+  u64 entry_size() const { return section_->rela ? kRelaSize : kRelSize; }
+};
+
+// Pairs of (u32, u32/i32) entries after what the section already holds.
+class PairTable : public SyntheticSection {
+public:
+  using SyntheticSection::SyntheticSection;
+  u64 size() const override { return prefix_.size() + 8 * entries_.size(); }
+  void write(u8 *out) const override {
+    out = std::copy(prefix_.begin(), prefix_.end(), out);
+    for (auto [a, b] : entries_) {
+      write_le<u32>(out, a);
+      write_le<u32>(out + 4, b);
+      out += 8;
+    }
+  }
+
+protected:
+  std::vector<u8> prefix_;
+  std::vector<std::pair<u32, u32>> entries_;
+};
+
+class CallgraphSection : public PairTable {
+public:
+  using PairTable::PairTable;
+  void prepare(Context &ctx, OutputLayout &layout) override;
+};
+
+void CallgraphSection::prepare(Context &ctx, OutputLayout &layout) {
+  const OutputModel &out = ctx.out;
+  StringTable &strtab = layout.strtab;
+  prefix_ = section_->data;
+  auto put = [&](u32 a, i32 b) { entries_.emplace_back(a, static_cast<u32>(b)); };
+  auto idx = [](const OutputSymbol *s) { return s ? s->index : 0u; };
+  // Call edges: callers in symbol creation order, each caller's callees
+  // most recent first (nvlink keeps a prepend list per caller).
+  put(0, -1);
+  // Group the edges by caller once (callers in order of first appearance).
+  std::vector<OutputSymbol *> callers;
+  std::unordered_map<const OutputSymbol *, std::vector<u32>> edges_of;
+  for (u32 i = 0; i < out.call_edges.size(); i++) {
+    if (out.dead_call_edges.count(i))
+      continue;
+    auto [it, fresh] = edges_of.try_emplace(out.call_edges[i].first);
+    if (fresh)
+      callers.push_back(out.call_edges[i].first);
+    it->second.push_back(i);
+  }
+  std::stable_sort(callers.begin(), callers.end(), [](const OutputSymbol *x, const OutputSymbol *y) {
+    return (x ? x->create_seq : 0) < (y ? y->create_seq : 0);
+  });
+  for (OutputSymbol *caller : callers) {
+    const std::vector<u32> &list = edges_of[caller];
+    for (auto it = list.rbegin(); it != list.rend(); ++it)
+      put(idx(caller), static_cast<i32>(idx(out.call_edges[*it].second)));
+  }
+  // Address-taken functions in symbol creation order; indirect call sites
+  // and their possible targets grouped by function (in symbol order), each
+  // group most recent first, targets listed once per function.
+  auto by_index = [&](auto list) {
+    std::stable_sort(list.begin(), list.end(),
+                     [&](const auto &x, const auto &y) { return idx(x.first) < idx(y.first); });
+    return list;
+  };
+  auto by_creation = [&](auto list) {
+    std::stable_sort(list.begin(), list.end(), [&](const auto &x, const auto &y) {
+      return (x.first ? x.first->create_seq : 0) < (y.first ? y.first->create_seq : 0);
+    });
+    return list;
+  };
+  auto grouped_recent_first = [&](auto list, bool unique) {
+    std::reverse(list.begin(), list.end());
+    if (unique) {
+      decltype(list) seen;
+      for (auto &e : list)
+        if (std::find(seen.begin(), seen.end(), e) == seen.end())
+          seen.push_back(e);
+      list = seen;
+    }
+    return unique ? by_creation(list) : by_index(list);
+  };
+  put(0, -2);
+  // (Address-taken functions: in the order their output symbols were
+  // created, wherever the entry came from.)
+  for (auto &[a, p] : by_creation(out.address_taken))
+    put(idx(a), static_cast<i32>(p.empty() ? strtab.empty_offset() : strtab.add(p)));
+  put(0, -3);
+  for (auto &[a, p] : grouped_recent_first(out.indirect_calls, false))
+    put(idx(a), static_cast<i32>(strtab.add(p)));
+  put(0, -4);
+  for (auto &[a, b] : grouped_recent_first(out.indirect_targets, true))
+    put(idx(a), static_cast<i32>(idx(b)));
+}
+
+class PrototypeSection : public PairTable {
+public:
+  using PairTable::PairTable;
+  void prepare(Context &ctx, OutputLayout &layout) override {
+    prefix_ = section_->data;
+    for (auto &[sym, proto] : ctx.out.prototypes)
+      entries_.emplace_back(sym ? sym->index : 0, layout.strtab.offset_of(proto));
+  }
+};
+
+class StringTableSection : public SyntheticSection {
+public:
+  StringTableSection(OutputSection *sec, const StringTable &table) : SyntheticSection(sec), table_(table) {}
+  u64 size() const override { return table_.bytes().size(); }
+  void write(u8 *out) const override { std::copy(table_.bytes().begin(), table_.bytes().end(), out); }
+
+private:
+  const StringTable &table_;
+};
+
+// .symtab.
+class SymbolTableSection : public SyntheticSection {
+public:
+  using SyntheticSection::SyntheticSection;
+  void prepare(Context &ctx, OutputLayout &layout) override;
+  u64 size() const override { return syms_.size() * kSymSize; }
+  void write(u8 *out) const override { write_symbols(out, syms_); }
+
+private:
+  std::vector<ElfSymbol> syms_;
+};
+
+void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
+  const StringTable &strtab = layout.strtab;
+  syms_.assign(1, ElfSymbol{});
+  syms_[0].value = ctx.out.null_symbol_value;
+  // .symtab_shndx (extended numbering only): the section index of a symbol
+  // whose st_shndx is SHN_XINDEX; for the others, nvlink's own number of
+  // the symbol's section (never updated to the final index).
+  // (SHN_LORESERVE and SHN_COMMON: include/dlink/elf.h.)
+  layout.xindex.assign(layout.extended ? 1 : 0, 0);
+  for (OutputSymbol *sym : layout.symbols) {
+    ElfSymbol e;
+    e.name_offset = strtab.offset_of(sym->name);
+    e.info = ElfSymbol::make_info(sym->bind, sym->type);
+    e.other = sym->other;
+    u32 shndx = sym->section && !sym->section->removed ? sym->section->index : 0;
+    if (layout.extended) {
+      u32 stale = 0;
+      if (sym->section && !sym->section->removed) {
+        auto it = layout.creation_index.find(sym->section);
+        stale = it != layout.creation_index.end() ? it->second : 0;
+        if (it == layout.creation_index.end())
+          ctx.diag.fatal(fmt::format("internal error: section '{}' has no creation index", sym->section->name));
+      }
+      // A section whose index is SHN_COMMON (0xfff2) keeps it in st_shndx
+      // (the symbol reads as a common one) with a stale entry, as nvlink
+      // writes it.
+      bool x = shndx >= SHN_LORESERVE && shndx != SHN_COMMON;
+      layout.xindex.push_back(x ? shndx : stale);
+      if (x)
+        shndx = SHN_XINDEX;
+    }
+    e.shndx = static_cast<u16>(shndx);
+    e.value = sym->is_section_symbol ? 0 : sym->value;
+    // -g: a kernel's own __shared__ variables stay local symbols; .symtab
+    // gives their address in the kernel's window, after the reserved prefix
+    // (their relocations use the offset). -r keeps them as the inputs have
+    // them (relocatable.h).
+    if (!ctx.opts.relocatable && sym->bind == STB_LOCAL && !sym->is_section_symbol && sym->section &&
+        sym->section->kind == SectionKind::Shared)
+      e.value += reserved_shared_bytes(ctx);
+    e.size = sym->size;
+    syms_.push_back(e);
+  }
+}
+
+} // namespace
+
+SyntheticSections metadata_sections(Context &ctx, const OutputLayout &layout) {
+  SyntheticSections list;
+  for (OutputSection *sec : layout.order)
+    if (sec->kind == SectionKind::ModuleInfo || sec->kind == SectionKind::FunctionInfo ||
+        (sec->merc && sec->type == SHT_CUDA_MERC_INFO))
+      list.push_back(std::make_unique<InfoSection>(sec));
+  // (.nv.callgraph always exists by now; .nv.prototype and .nv.rel.action
+  // may have been dropped.)
+  if (OutputSection *callgraph = find_section(ctx, ".nv.callgraph"))
+    list.push_back(std::make_unique<CallgraphSection>(callgraph));
+  if (OutputSection *prototype = find_section(ctx, ".nv.prototype"); prototype && !prototype->removed)
+    list.push_back(std::make_unique<PrototypeSection>(prototype));
+  if (OutputSection *rel_action = find_section(ctx, ".nv.rel.action"))
+    list.push_back(std::make_unique<RelAction>(rel_action));
+  for (OutputSection *sec : layout.order) {
+    if (sec->kind == SectionKind::Compat)
+      list.push_back(std::make_unique<CompatSection>(sec));
+    if (sec->kind == SectionKind::Note && sec->name == ".note.nv.tkinfo")
+      list.push_back(std::make_unique<TkinfoNote>(sec));
+    if (sec->kind == SectionKind::Note && sec->name == ".note.nv.cuinfo")
+      list.push_back(std::make_unique<CuinfoNote>(sec));
+    if (sec->kind == SectionKind::Reloc)
+      list.push_back(std::make_unique<RelocSection>(sec));
+  }
+  return list;
+}
+
+SyntheticSections table_sections(Context &ctx, const OutputLayout &layout) {
+  SyntheticSections list;
+  for (OutputSection *sec : layout.order) {
+    if (sec == ctx.out.merc_symtab)
+      list.push_back(mercury_symbol_table(sec));
+    else if (sec->merc)
+      continue;
+    else if (sec->kind == SectionKind::StringTable)
+      list.push_back(std::make_unique<StringTableSection>(
+          sec, sec->name == ".shstrtab" ? layout.shstrtab : layout.strtab));
+    else if (sec->kind == SectionKind::SymbolTable)
+      list.push_back(std::make_unique<SymbolTableSection>(sec));
+  }
+  return list;
+}
+
+void write_synthetic_sections(Context &ctx, OutputLayout &layout, SyntheticSections &list) {
+  for (auto &s : list)
+    s->prepare(ctx, layout);
+  for (auto &s : list) {
+    OutputSection *sec = s->section();
+    sec->size = s->size();
+    sec->data.resize(sec->size);
+  }
+  ctx.par.for_each_index(list.size(), [&](size_t i) { list[i]->write(list[i]->section()->data.data()); });
+}
+
+} // namespace dlink
