@@ -15,6 +15,7 @@
 #include "relocate.h"
 
 #include "dlink/reloc_types.h"
+#include "elf/dwarf_frame.h"
 #include "layout.h"
 #include "relocatable.h"
 
@@ -57,36 +58,6 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
       (desc.handler == RelocHandler::Linker || desc.handler == RelocHandler::Either))
     return Action::Apply;
   return Action::Keep;
-}
-
-// Offset of the last DWARF CIE that starts before `offset` in a
-// .debug_frame (32- or 64-bit format entries).
-std::optional<u64> preceding_cie(const std::vector<u8> &d, u64 offset) {
-  std::optional<u64> cie;
-  u64 pos = 0;
-  while (pos + 8 <= d.size() && pos < offset) {
-    u32 len32 = read_le<u32>(d.data() + pos);
-    u64 len, id, header;
-    if (len32 == 0xffffffffu) {
-      if (pos + 20 > d.size())
-        break;
-      len = read_le<u64>(d.data() + pos + 4);
-      id = read_le<u64>(d.data() + pos + 12);
-      header = 12;
-      if (id == ~u64{0})
-        cie = pos;
-    } else {
-      len = len32;
-      id = read_le<u32>(d.data() + pos + 4);
-      header = 4;
-      if (id == 0xffffffffu)
-        cie = pos;
-    }
-    if (len == 0)
-      break;
-    pos += header + len;
-  }
-  return cie;
 }
 
 u32 constant_bank(const OutputSection *sec) {

@@ -8,7 +8,6 @@
 
 #include "dead_code.h"
 #include "elf/dwarf_frame.h"
-#include "mercury/frame_merge.h"
 #include "output_model.h"
 #include "relocatable.h"
 #include "validate.h"

@@ -2,7 +2,8 @@
 // ctx.out. Its parts live in src/link/: symbols.cpp (passes 1 and 2),
 // sections.cpp (section mapping, passes 3 and 4), constant_banks.cpp,
 // records.cpp (.nv.compat, .nv.info, relocations), callgraph.cpp and
-// debug_edit.cpp (the debug sections nvlink edits).
+// weak_debug_records.cpp (the weak copies' debug records); the sm_100+
+// debug edits are src/mercury/merge_debug.cpp.
 #pragma once
 
 #include "dead_code.h"
@@ -67,6 +68,10 @@ private:
   // Kernel pruning: where this input's constant bank bytes go (merge.h).
   void note_constant_chunk(OutputSection *out, const ElfSection &in, u64 offset, u64 align);
 
+  // sm_100+: the bytes of debug section `i` as nvlink edits them, nullopt
+  // where it copies them as they are (src/mercury/merge_debug.cpp).
+  std::optional<std::vector<u8>> mercury_debug_edit(u32 i);
+
   // sm_100+: nvlink rewrites .debug_frame without the entries (FDEs) of
   // functions that do not reach the output, and without the CIEs no kept
   // entry uses. Records which input byte ranges survive, and where.
@@ -117,19 +122,6 @@ private:
   std::optional<std::vector<u8>> merged_holder_fde(std::string_view fn, const std::vector<u32> &holders,
                                                    const InputObject &winner, const std::vector<u8> &wbytes,
                                                    size_t k);
-
-  struct MercuryFde {
-    std::vector<u8> program;
-    u64 code_align = 1;
-    u64 range = 0;
-  };
-
-  // Function `fn`'s FDE in `obj`'s .nv.merc.debug_frame: the entry at the
-  // index of its SASS FDE (ptxas writes both lists in the same order).
-  std::optional<MercuryFde> mercury_frame_entry(const InputObject &obj, std::string_view fn) const;
-
-  // The code alignment factor of the 64-bit-format CIE at `pos`.
-  static std::optional<u64> cie_code_alignment(const std::vector<u8> &bytes, u64 pos);
 
   // A weak copy merged before the kept one that never held the function
   // (it did not beat the copy held when it was merged, §15.2): its debug

@@ -9,7 +9,6 @@
 
 #include "dead_code.h"
 #include "elf/dwarf_frame.h"
-#include "mercury/frame_merge.h"
 #include "output_model.h"
 #include "relocatable.h"
 #include "validate.h"
@@ -106,20 +105,13 @@ void InputMerger::append_data(OutputSection *out, u32 i) {
   u64 offset = align_to(out->size, align);
   if (out->has_file_data()) {
     out->data.resize(offset, 0);
-    if (ctx_.arch.is_mercury() && out->kind == SectionKind::Debug && in.name == ".debug_frame") {
-      std::vector<u8> kept = filter_debug_frame(i);
-      out->data.insert(out->data.end(), kept.begin(), kept.end());
-    } else if (ctx_.arch.is_mercury() && out->kind == SectionKind::Debug &&
-               (in.name == ".debug_line" || in.name == ".nv_debug_line_sass")) {
-      std::vector<u8> kept = filter_line_table(i);
-      out->data.insert(out->data.end(), kept.begin(), kept.end());
-    } else if (ctx_.arch.is_mercury() && out->kind == SectionKind::Debug &&
-               in.name == ".nv_debug_info_reg_sass") {
-      std::vector<u8> kept = filter_register_map(i);
-      out->data.insert(out->data.end(), kept.begin(), kept.end());
-    } else {
+    std::optional<std::vector<u8>> edited;
+    if (ctx_.arch.is_mercury() && out->kind == SectionKind::Debug)
+      edited = mercury_debug_edit(i);
+    if (edited)
+      out->data.insert(out->data.end(), edited->begin(), edited->end());
+    else
       out->data.insert(out->data.end(), in.data.begin(), in.data.end());
-    }
     out->size = out->data.size();
   } else {
     out->size = offset + in.size;

@@ -1,7 +1,8 @@
-// The merge stage (merge.h): the debug sections nvlink edits while merging
-// (sm_100+): .debug_frame entries, line-table sequences and register maps
-// of functions that do not reach the output, and the frame entries of weak
-// functions whose kept copy changed hands.
+// The merge stage's sm_100+ debug edits (link/input_merger.h): nvlink
+// rewrites .debug_frame, the line tables and the register map of each input
+// without the records of functions that do not reach the output, and the
+// frame entries of weak functions whose kept copy changed hands. The merge
+// calls in at one point: InputMerger::mercury_debug_edit.
 #include "link/input_merger.h"
 #include "merge.h"
 
@@ -17,12 +18,11 @@
 
 #include <algorithm>
 
+
 namespace dlink {
 
 namespace {
 
-// Index (in parse_frame_entries order) of the FDE whose start address is
-// relocated against function `fn`.
 std::optional<size_t> function_frame_entry(const InputObject &obj, u32 sec, std::string_view fn) {
   const ElfSection &in = obj.elf.sections.at(sec);
   std::vector<FrameEntry> entries = parse_frame_entries({in.data.begin(), in.data.end()});
@@ -41,7 +41,51 @@ std::optional<size_t> function_frame_entry(const InputObject &obj, u32 sec, std:
   return std::nullopt;
 }
 
+struct MercuryFde {
+  std::vector<u8> program;
+  u64 code_align = 1;
+  u64 range = 0;
+};
+
+// Function `fn`'s FDE in `obj`'s .nv.merc.debug_frame: the entry at the
+// index of its SASS FDE (ptxas writes both lists in the same order).
+std::optional<MercuryFde> mercury_frame_entry(const InputObject &obj, std::string_view fn) {
+  auto sass = obj.elf.find_section(".debug_frame");
+  auto merc = obj.elf.find_section(".nv.merc.debug_frame");
+  if (!sass || !merc)
+    return std::nullopt;
+  auto k = function_frame_entry(obj, *sass, fn);
+  const ElfSection &ss = obj.elf.sections[*sass];
+  const ElfSection &ms = obj.elf.sections[*merc];
+  const std::vector<u8> sbytes(ss.data.begin(), ss.data.end());
+  const std::vector<u8> mbytes(ms.data.begin(), ms.data.end());
+  std::vector<FrameEntry> se = parse_frame_entries(sbytes);
+  std::vector<FrameEntry> me = parse_frame_entries(mbytes);
+  if (!k || se.size() != me.size() || me[*k].cie || me[*k].end - me[*k].start < 36 ||
+      read_le<u32>(mbytes.data() + me[*k].start) != 0xffffffffu)
+    return std::nullopt;
+  auto caf = cie_code_alignment(mbytes, me[*k].cie_ref);
+  if (!caf || !*caf)
+    return std::nullopt;
+  MercuryFde out;
+  out.program.assign(mbytes.begin() + me[*k].start + 36, mbytes.begin() + me[*k].end);
+  out.code_align = *caf;
+  out.range = read_le<u64>(mbytes.data() + me[*k].start + 28);
+  return out;
+}
+
 } // namespace
+
+std::optional<std::vector<u8>> InputMerger::mercury_debug_edit(u32 i) {
+  const ElfSection &in = in_section(i);
+  if (in.name == ".debug_frame")
+    return filter_debug_frame(i);
+  if (in.name == ".debug_line" || in.name == ".nv_debug_line_sass")
+    return filter_line_table(i);
+  if (in.name == ".nv_debug_info_reg_sass")
+    return filter_register_map(i);
+  return std::nullopt;
+}
 
 std::vector<u8> InputMerger::filter_debug_frame(u32 i) {
   const ElfSection &in = in_section(i);
@@ -103,11 +147,6 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i) {
     out.insert(out.end(), bytes.begin() + e.start, bytes.begin() + e.end);
   }
   return out;
-}
-
-bool InputMerger::debug_copy_dropped(u32 k) const {
-  return (!winner_elsewhere_.count(k) && (discarded_[k] || later_weak_copy_.count(k))) ||
-         passed_over_copy(k) || (winner_elsewhere_.count(k) && frames_not_rewritten(obj_.symbols[k].name));
 }
 
 std::vector<u8> InputMerger::filter_line_table(u32 i) {
@@ -407,89 +446,6 @@ std::optional<std::vector<u8>> InputMerger::merged_holder_fde(std::string_view f
     return std::nullopt;
   write_le<u64>(out.data() + 4, out.size() - 12);
   return out;
-}
-
-std::optional<InputMerger::MercuryFde> InputMerger::mercury_frame_entry(const InputObject &obj, std::string_view fn) const {
-  auto sass = obj.elf.find_section(".debug_frame");
-  auto merc = obj.elf.find_section(".nv.merc.debug_frame");
-  if (!sass || !merc)
-    return std::nullopt;
-  auto k = function_frame_entry(obj, *sass, fn);
-  const ElfSection &ss = obj.elf.sections[*sass];
-  const ElfSection &ms = obj.elf.sections[*merc];
-  const std::vector<u8> sbytes(ss.data.begin(), ss.data.end());
-  const std::vector<u8> mbytes(ms.data.begin(), ms.data.end());
-  std::vector<FrameEntry> se = parse_frame_entries(sbytes);
-  std::vector<FrameEntry> me = parse_frame_entries(mbytes);
-  if (!k || se.size() != me.size() || me[*k].cie || me[*k].end - me[*k].start < 36 ||
-      read_le<u32>(mbytes.data() + me[*k].start) != 0xffffffffu)
-    return std::nullopt;
-  auto caf = cie_code_alignment(mbytes, me[*k].cie_ref);
-  if (!caf || !*caf)
-    return std::nullopt;
-  MercuryFde out;
-  out.program.assign(mbytes.begin() + me[*k].start + 36, mbytes.begin() + me[*k].end);
-  out.code_align = *caf;
-  out.range = read_le<u64>(mbytes.data() + me[*k].start + 28);
-  return out;
-}
-
-std::optional<u64> InputMerger::cie_code_alignment(const std::vector<u8> &bytes, u64 pos) {
-  if (pos + 21 > bytes.size() || read_le<u32>(bytes.data() + pos) != 0xffffffffu)
-    return std::nullopt;
-  u64 end = frame_entry_end(bytes, pos);
-  u64 p = pos + 21; // length, CIE id, version
-  while (p < end && bytes[p] != 0)
-    p++; // augmentation string
-  size_t q = p + 1;
-  return read_uleb128(bytes, q, end);
-}
-
-bool InputMerger::passed_over_copy(u32 k) const {
-  if (!winner_elsewhere_.count(k))
-    return false;
-  auto it = ctx_.out.weak_holders.find(obj_.symbols[k].name);
-  return it != ctx_.out.weak_holders.end() &&
-         std::find(it->second.begin(), it->second.end(), obj_.index) == it->second.end();
-}
-
-bool InputMerger::frames_not_rewritten(std::string_view fn) const {
-  auto it = ctx_.out.weak_holders.find(fn);
-  if (it == ctx_.out.weak_holders.end() || it->second.size() < 2)
-    return false;
-  const InputObject *first = input_by_index(it->second.front());
-  if (first && first->elf.find_section(".rela.nv.constant2." + std::string(fn)))
-    return true;
-  if (ctx_.arch.sm < 90)
-    return false;
-  std::string text = ".text." + std::string(fn);
-  for (size_t h = 0; h + 1 < it->second.size(); h++) {
-    const InputObject *o = input_by_index(it->second[h]);
-    if (!o)
-      continue;
-    for (const ElfSection &sec : o->elf.sections)
-      if ((sec.type == SHT_RELA || sec.type == SHT_REL) && sec.info < o->elf.sections.size() &&
-          o->elf.sections[sec.info].name == text)
-        return true;
-  }
-  return false;
-}
-
-const InputObject *InputMerger::input_by_index(u32 index) const {
-  for (const InputObject *o : ctx_.inputs)
-    if (o->index == index)
-      return o;
-  return nullptr;
-}
-
-std::optional<u64> InputMerger::surviving_offset(u32 i, u64 offset) const {
-  auto it = frame_ranges_.find(i);
-  if (it == frame_ranges_.end())
-    return offset;
-  for (const FrameRange &r : it->second)
-    if (offset >= r.start && offset < r.end)
-      return r.new_start + (offset - r.start);
-  return std::nullopt;
 }
 
 } // namespace dlink
