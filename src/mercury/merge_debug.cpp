@@ -11,6 +11,7 @@
 
 #include "dead_code.h"
 #include "elf/dwarf_frame.h"
+#include "elf/dwarf_line.h"
 #include "mercury/frame_merge.h"
 #include "output_model.h"
 #include "relocatable.h"
@@ -166,17 +167,14 @@ std::vector<u8> InputMerger::filter_line_table(u32 i) {
   auto parse = [&]() -> bool {
     u64 off = 0;
     while (off < bytes.size()) {
-      if (off + 15 > bytes.size())
+      auto unit = line_unit_at(bytes, off);
+      if (!unit)
         return false;
-      u32 unit_length = read_le<u32>(bytes.data() + off);
-      if (unit_length >= 0xfffffff0u)
-        return false; // (64-bit DWARF: not written by ptxas)
-      u64 end = off + 4 + unit_length;
-      u64 program = off + 10 + read_le<u32>(bytes.data() + off + 6);
-      u8 opcode_base = bytes[off + 14];
-      if (end > bytes.size() || program > end || opcode_base == 0 || off + 15 + opcode_base - 1 > end)
+      u64 end = unit->end, program = unit->program;
+      u8 opcode_base = unit->opcode_base;
+      if (program > end || opcode_base == 0 || off + 15 + opcode_base - 1 > end)
         return false;
-      std::vector<u8> lengths(bytes.begin() + off + 15, bytes.begin() + off + 15 + opcode_base - 1);
+      std::span<const u8> lengths = unit->standard_opcode_lengths;
       pieces.push_back({off, program, true});
       u64 p = program, seq = program;
       while (p < end) {

@@ -12,6 +12,7 @@
 #include "refinalize.h"
 
 #include "elf/dwarf_frame.h"
+#include "elf/dwarf_line.h"
 #include "output_model.h"
 #include "dlink/log.h"
 #include "sass.h"
@@ -145,21 +146,12 @@ rewrite_line_tables(Context &ctx, const OutputSymbol *fn, const Map &map, u64 ol
       continue;
     std::vector<u8> d = table->data;
     // The unit holding the sequence: its header's opcode parameters.
-    size_t unit = 0, unit_end = 0;
-    while (unit < d.size()) {
-      if (unit + 15 > d.size())
-        return std::nullopt;
-      unit_end = unit + 4 + read_le<u32>(d.data() + unit);
-      if (unit_end > d.size())
-        return std::nullopt;
-      if (*at < unit_end)
-        break;
-      unit = unit_end;
-    }
-    if (unit >= d.size() || *at < unit + 3 + 15 || *at + 8 > unit_end)
+    auto lu = line_unit_holding(d, *at);
+    if (!lu || *at < lu->start + 3 + 15 || *at + 8 > lu->end)
       return std::nullopt;
-    const u64 min_len = d[unit + 10];
-    const unsigned line_range = d[unit + 13], opcode_base = d[unit + 14];
+    const size_t unit = lu->start, unit_end = lu->end;
+    const u64 min_len = lu->min_inst_length;
+    const unsigned line_range = lu->line_range, opcode_base = lu->opcode_base;
     if (min_len == 0 || line_range == 0 || opcode_base < 10 || unit + 15 + opcode_base - 1 > unit_end)
       return std::nullopt;
     size_t p = *at - 3;
