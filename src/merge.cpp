@@ -54,14 +54,15 @@ void InputMerger::run() {
   merge_other_symbols();
   merge_section_symbols();
   merge_section_contents();
-  obj_.sym_map = sym_map_;
-  obj_.sec_map = sec_map_;
-  obj_.sec_off = sec_off_;
-  obj_.discarded = discarded_;
-  obj_.dropped_ranges = dropped_ranges_;
   obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
   for (u32 k = 0; k < obj_.symbols.size(); k++)
     obj_.dropped_debug_copies[k] = debug_copy_dropped(k);
+  // (The merger's last use of its tables: the input keeps them.)
+  obj_.sym_map = std::move(sym_map_);
+  obj_.sec_map = std::move(sec_map_);
+  obj_.sec_off = std::move(sec_off_);
+  obj_.discarded = std::move(discarded_);
+  obj_.dropped_ranges = std::move(dropped_ranges_);
   for (const ElfSymbol &s : obj_.symbols)
     if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF)
       ctx_.out.weak_function_names.insert(s.name);
