@@ -8,6 +8,7 @@
 
 #include "dead_code.h"
 #include "elf/dwarf_frame.h"
+#include "mercury/merge_twins.h"
 #include "output_model.h"
 #include "relocatable.h"
 #include "validate.h"
@@ -186,14 +187,8 @@ bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfRelo
   // .nv.reservedSmem.cap before a shared-memory reference) and none for
   // values resolved into the capsule.
   auto plain = [](const ElfReloc &r) { return r.addend == 0; };
-  std::vector<ElfReloc> merc_relocs;
-  // (The user constant bank's twin has the bank's Mercury name.)
-  std::string twin_name = in.name == ".rela.nv.constant3" ? std::string(".nv.merc.rela.nv.constant.user")
-                                                          : ".nv.merc" + std::string(in.name);
-  if (ctx_.arch.is_mercury())
-    if (auto twin = obj_.elf.find_section(twin_name))
-      merc_relocs = read_relocs(obj_.elf.sections[*twin]);
-  const std::vector<ElfReloc> &order = merc_relocs.empty() ? relocs : merc_relocs;
+  const std::vector<ElfReloc> twin_relocs = mercury_twin_relocs(ctx_, obj_, in.name);
+  const std::vector<ElfReloc> &order = twin_relocs.empty() ? relocs : twin_relocs;
   bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
   // (sm_100+ input without Mercury relocations: also when every relocation
   // has no addend, unless it is a lone one against a bound texture
@@ -201,7 +196,7 @@ bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfRelo
   auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
   bool lone_resolved = relocs.size() == 1 && (references_bound_texture(relocs.front()) ||
                                               references_constant_variable(relocs.front()));
-  bool all_plain = ctx_.arch.is_mercury() && merc_relocs.empty() && no_addend > 0 &&
+  bool all_plain = ctx_.arch.is_mercury() && twin_relocs.empty() && no_addend > 0 &&
                    static_cast<size_t>(no_addend) == relocs.size() && !lone_resolved;
   return plain_after_first || all_plain;
 }
