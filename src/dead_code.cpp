@@ -19,11 +19,12 @@
 #include "dead_code.h"
 
 #include "dlink/host_object.h"
+#include "dlink/name_hash.h"
 
 #include <algorithm>
 #include <deque>
-#include <map>
-#include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace dlink {
 
@@ -33,8 +34,18 @@ namespace {
 struct FunctionKey {
   int input = -1; // -1 for global functions
   std::string_view name;
-  auto operator<=>(const FunctionKey &) const = default;
+  bool operator==(const FunctionKey &) const = default;
 };
+
+struct FunctionKeyHash {
+  std::size_t operator()(const FunctionKey &k) const noexcept {
+    return NameHash{}(k.name) ^ (static_cast<std::size_t>(k.input + 1) * 0x9e3779b97f4a7c15ull);
+  }
+};
+
+// (Sets, not lists: which functions are reached does not depend on the
+// order in which they are found.)
+using FunctionSet = std::unordered_set<FunctionKey, FunctionKeyHash>;
 
 FunctionKey key_of(const InputObject &obj, const ElfSymbol &sym) {
   return {sym.bind() == STB_LOCAL ? static_cast<int>(obj.index) : -1, sym.name};
@@ -80,14 +91,14 @@ bool weak_copy_held(const Context &ctx, const InputObject &obj, const ElfSymbol 
 
 void find_live_functions(Context &ctx) {
   const KernelFilter filter = kernel_filter(ctx);
-  std::map<FunctionKey, std::vector<FunctionKey>> edges;
+  std::unordered_map<FunctionKey, std::vector<FunctionKey>, FunctionKeyHash> edges;
   // Indirect call sites (caller, prototype) and address-taken functions
   // (function, prototype).
   std::vector<std::pair<FunctionKey, std::string_view>> sites, taken;
   std::deque<FunctionKey> work;
-  std::set<FunctionKey> reached;
+  FunctionSet reached;
 
-  std::set<FunctionKey> kernel_keys;
+  FunctionSet kernel_keys;
   for (const InputObject *obj : ctx.inputs) {
     for (const ElfSymbol &s : obj->symbols) {
       if (s.type() != STT_FUNC || s.shndx == SHN_UNDEF || !(s.other & STO_CUDA_ENTRY))
@@ -154,7 +165,7 @@ void find_live_functions(Context &ctx) {
       if (reached.insert(callee).second)
         work.push_back(callee);
   }
-  std::set<FunctionKey> live = reached;
+  FunctionSet &live = reached; // (reached is not needed any more)
   for (const auto &[target, target_proto] : taken)
     live.insert(target);
 

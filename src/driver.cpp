@@ -4,6 +4,7 @@
 
 #include "callgraph_dump.h"
 #include "explain/explain.h"
+#include "dead_code.h"
 #include "debug_link.h"
 #include "input_files.h"
 #include "layout.h"
@@ -178,6 +179,11 @@ int run_link(Context &ctx) {
   check_prelinked_inputs(ctx);                             // inputs from a -r link: what dlink refuses
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
+  pass("validate_inputs", validate_inputs);                // every input's structure checked (corrupt: fatal)
+  pass("choose_weak_definitions", choose_weak_definitions); // weak functions: the copy kept (fewest registers)
+  if (!relocatable_output(ctx))
+    pass("find_live_functions", find_live_functions);      // dead code: the functions that reach the output (-r: all)
+  pass("collect_prototype_strings", collect_prototype_strings); // .strtab's first strings, dead code's too
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged
   // (Refused after the merge, so that its errors come first, as with nvlink;
   // measured: docs/notes/relocatable.md.)

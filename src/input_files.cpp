@@ -1057,7 +1057,7 @@ bool is_cudadevrt_name(std::string_view path) {
 void read_inputs(Context &ctx) {
   InputReader(ctx).run();
   lto::finish_inputs(ctx);
-  validate_inputs(ctx); // (computed here, in parallel; reported by the merge)
+  precheck_inputs(ctx); // (computed here, in parallel; reported by validate_inputs)
 }
 
 } // namespace dlink

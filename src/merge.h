@@ -5,6 +5,20 @@
 
 namespace dlink {
 
+// The stages before the merge (driver.cpp runs them in this order, then
+// find_live_functions, dead_code.h, then merge_inputs):
+//
+// Checks every input's structure (validate.h); a corrupt one is fatal.
+void validate_inputs(Context &ctx);
+// Among the definitions of a weak function, nvlink keeps the one with the
+// lowest EIATTR_REGCOUNT (the first on ties), whatever the link order:
+// fills ctx.out.weak_holders and ctx.out.weak_winner (liveness needs them).
+void choose_weak_definitions(Context &ctx);
+// Prototype strings go first in .strtab, in order of first appearance
+// (ctx.out.prototype_strings), even those of functions dead-code
+// elimination removes.
+void collect_prototype_strings(Context &ctx);
+
 // Merges every input, in link order, into ctx.out. Reports multiple
 // definitions (fatal "merge_elf failed" afterwards, as nvlink does).
 void merge_inputs(Context &ctx);

@@ -15,6 +15,7 @@
 #include "relocate.h"
 
 #include "dlink/reloc_types.h"
+#include "elf/dwarf_frame.h"
 #include "layout.h"
 #include "relocatable.h"
 
@@ -58,44 +59,6 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
       (desc.handler == RelocHandler::Linker || desc.handler == RelocHandler::Either))
     return Action::Apply;
   return Action::Keep;
-}
-
-// Offsets of the DWARF CIEs of a .debug_frame (32- or 64-bit format
-// entries), in order, up to the first zero-length or truncated entry.
-std::vector<u64> cie_offsets(const std::vector<u8> &d) {
-  std::vector<u64> cies;
-  u64 pos = 0;
-  while (pos + 8 <= d.size()) {
-    u32 len32 = read_le<u32>(d.data() + pos);
-    u64 len, id, header;
-    if (len32 == 0xffffffffu) {
-      if (pos + 20 > d.size())
-        break;
-      len = read_le<u64>(d.data() + pos + 4);
-      id = read_le<u64>(d.data() + pos + 12);
-      header = 12;
-      if (id == ~u64{0})
-        cies.push_back(pos);
-    } else {
-      len = len32;
-      id = read_le<u32>(d.data() + pos + 4);
-      header = 4;
-      if (id == 0xffffffffu)
-        cies.push_back(pos);
-    }
-    if (len == 0 || len > d.size())
-      break;
-    pos += header + len;
-  }
-  return cies;
-}
-
-// The last of `cies` that starts before `offset`.
-std::optional<u64> preceding_cie(const std::vector<u64> &cies, u64 offset) {
-  auto it = std::lower_bound(cies.begin(), cies.end(), offset);
-  if (it == cies.begin())
-    return std::nullopt;
-  return *--it;
 }
 
 u32 constant_bank(const OutputSection *sec) {

@@ -72,7 +72,7 @@ void validate_cubin(const InputObject &obj) {
   }
 }
 
-void validate_inputs(Context &ctx) {
+void precheck_inputs(Context &ctx) {
   ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) {
     InputObject &obj = *ctx.inputs[i];
     try {

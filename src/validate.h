@@ -9,12 +9,12 @@ namespace dlink {
 // section indices, relocation symbols and offsets, EIATTR records,
 // call-graph and prototype entries, alignments. Throws InputError with a
 // description of the first problem found.
-// (When validate_inputs computed the result, it is that result.)
+// (When precheck_inputs computed the result, it is that result.)
 void validate_cubin(const InputObject &obj);
 
 // Validates every input of ctx.inputs at once (ctx.par) and keeps each
 // result on its InputObject; nothing is reported here (validate_cubin does,
-// in the merge, in link order).
-void validate_inputs(Context &ctx);
+// in the validate_inputs stage, in link order).
+void precheck_inputs(Context &ctx);
 
 } // namespace dlink

@@ -11,6 +11,8 @@
 // keeps ptxas's code.
 #include "refinalize.h"
 
+#include "elf/dwarf_frame.h"
+#include "elf/dwarf_line.h"
 #include "output_model.h"
 #include "dlink/log.h"
 #include "sass.h"
@@ -96,22 +98,20 @@ std::optional<Fde> find_fde(Context &ctx, const OutputSymbol *fn) {
   if (!at || *at < 20 || *at + 16 > d.size())
     return std::nullopt;
   size_t s = *at - 20;
-  if (read_le<u32>(d.data() + s) != 0xffffffffu)
-    return std::nullopt;
-  u64 len = read_le<u64>(d.data() + s + 4);
-  u64 cie = read_le<u64>(d.data() + s + 12);
-  if (len < 32 || s + 12 + len > d.size() || cie == ~u64(0) || cie + 24 > d.size())
+  auto fde = frame_entry_header(d, s);
+  if (!fde || fde->header != 12 || fde->cie || fde->length < 32 || s + 12 + fde->length > d.size() ||
+      fde->id + 24 > d.size())
     return std::nullopt;
   // The CIE: 0xffffffff, length, id ~0, version, augmentation "", code
   // alignment factor.
-  if (read_le<u32>(d.data() + cie) != 0xffffffffu || read_le<u64>(d.data() + cie + 12) != ~u64(0) ||
-      d[cie + 21] != 0)
+  u64 cie = fde->id;
+  auto head = frame_entry_header(d, cie);
+  if (!head || head->header != 12 || !head->cie || d[cie + 21] != 0)
     return std::nullopt;
-  size_t p = cie + 22;
-  auto ca = read_uleb128(d, p, d.size());
+  auto ca = cie_code_alignment(d, cie);
   if (!ca || *ca == 0)
     return std::nullopt;
-  return Fde{frame, s, s + 12 + len, *ca};
+  return Fde{frame, s, s + 12 + fde->length, *ca};
 }
 
 // -lineinfo: `fn`'s line-number sequence in each line table (.debug_line,
@@ -146,21 +146,12 @@ rewrite_line_tables(Context &ctx, const OutputSymbol *fn, const Map &map, u64 ol
       continue;
     std::vector<u8> d = table->data;
     // The unit holding the sequence: its header's opcode parameters.
-    size_t unit = 0, unit_end = 0;
-    while (unit < d.size()) {
-      if (unit + 15 > d.size())
-        return std::nullopt;
-      unit_end = unit + 4 + read_le<u32>(d.data() + unit);
-      if (unit_end > d.size())
-        return std::nullopt;
-      if (*at < unit_end)
-        break;
-      unit = unit_end;
-    }
-    if (unit >= d.size() || *at < unit + 3 + 15 || *at + 8 > unit_end)
+    auto lu = line_unit_holding(d, *at);
+    if (!lu || *at < lu->start + 3 + 15 || *at + 8 > lu->end)
       return std::nullopt;
-    const u64 min_len = d[unit + 10];
-    const unsigned line_range = d[unit + 13], opcode_base = d[unit + 14];
+    const size_t unit = lu->start, unit_end = lu->end;
+    const u64 min_len = lu->min_inst_length;
+    const unsigned line_range = lu->line_range, opcode_base = lu->opcode_base;
     if (min_len == 0 || line_range == 0 || opcode_base < 10 || unit + 15 + opcode_base - 1 > unit_end)
       return std::nullopt;
     size_t p = *at - 3;

@@ -90,10 +90,11 @@ TEST_F(LinkPipeline, TimePassesPrintsOneLinePerStage) {
   std::string timings = testing::internal::GetCapturedStderr();
   EXPECT_EQ(err, "");
   EXPECT_EQ(read_bytes(dir_ / "out.cubin"), read_bytes(kJob / "expected.cubin"));
-  for (const char *stage : {"read_inputs", "merge_inputs", "layout_memory", "apply_relocations",
+  for (const char *stage : {"read_inputs", "validate_inputs", "choose_weak_definitions", "find_live_functions",
+                            "collect_prototype_strings", "merge_inputs", "layout_memory", "apply_relocations",
                             "build_nv_info", "write_output", "commit_output", "total"})
     EXPECT_NE(timings.find(std::string("dlink: pass ") + stage + " "), std::string::npos) << timings;
-  EXPECT_EQ(std::count(timings.begin(), timings.end(), '\n'), 14) << timings;
+  EXPECT_EQ(std::count(timings.begin(), timings.end(), '\n'), 18) << timings;
   testing::internal::CaptureStderr();
   ASSERT_EQ(run(err, "plain.cubin"), 0) << err;
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");

@@ -1,0 +1,274 @@
+// The merge stage (merge.h): per-section records: .nv.compat, .nv.info
+// records and relocations.
+#include "link/input_merger.h"
+#include "merge.h"
+
+#include "dlink/demangle.h"
+#include "dlink/reloc_types.h"
+
+#include "dead_code.h"
+#include "elf/dwarf_frame.h"
+#include "mercury/merge_twins.h"
+#include "output_model.h"
+#include "relocatable.h"
+#include "validate.h"
+
+#include <algorithm>
+
+namespace dlink {
+
+void InputMerger::merge_compat(const ElfSection &in) {
+  std::vector<EiRecord> recs = parse_eiattrs(in.data);
+  bool has_code = false;
+  for (u32 i = 1; i < obj_.symbols.size(); i++)
+    if (obj_.symbols[i].type() == STT_FUNC && obj_.symbols[i].shndx != SHN_UNDEF &&
+        !dropped_function(i))
+      has_code = true;
+  OutputModel &out = ctx_.out;
+  if (!out.have_compat) {
+    out.compat = recs;
+    out.have_compat = true;
+    for (EiRecord &r : out.compat)
+      if (r.attr == 0x0b && !has_code)
+        r.payload = {}; // decided by the first input with code
+  } else {
+    for (const EiRecord &r : recs)
+      for (EiRecord &o : out.compat)
+        if (o.attr == r.attr && r.attr == 0x02)
+          o.value = std::max(o.value, r.value);
+  }
+  if (!has_code)
+    return;
+  for (const EiRecord &r : recs) {
+    if (r.attr != 0x0b || r.payload.size() < 8)
+      continue;
+    for (EiRecord &o : out.compat) {
+      if (o.attr != 0x0b)
+        continue;
+      u64 v = read_le<u64>(r.payload.data());
+      // Code built for an older SM of the family (sm_100 for sm_103, sm_120
+      // for sm_121) contributes nothing: its record is the old SM's.
+      if (obj_.elf.sm() != ctx_.arch.sm)
+        v = 0;
+      if (out.compat_0b_seen)
+        v &= out.compat_0b;
+      out.compat_0b = v;
+      out.compat_0b_seen = true;
+    }
+  }
+}
+
+OutputSymbol *InputMerger::mapped_symbol(u32 index) const {
+  if (index == 0 || index >= sym_map_.size())
+    return nullptr;
+  return sym_map_[index];
+}
+
+bool InputMerger::names_dead_function(const EiRecord &r) const {
+  if (r.format != EIFMT_SVAL || r.payload.size() < 4)
+    return false;
+  switch (r.attr) {
+  case EIATTR_REGCOUNT:
+  case EIATTR_FRAME_SIZE:
+  case EIATTR_MAX_STACK_SIZE:
+  case EIATTR_MIN_STACK_SIZE:
+  case EIATTR_CRS_STACK_SIZE: {
+    u32 idx = r.payload_u32(0);
+    return dropped_function(idx);
+  }
+  default:
+    return false;
+  }
+}
+
+InfoRecord InputMerger::convert_record(const EiRecord &r) {
+  return to_output_record(r, [this](u32 index) { return mapped_symbol(index); });
+}
+
+void InputMerger::merge_module_info(const ElfSection &in) {
+  OutputSection *info = find_section(ctx_, ".nv.info");
+  for (const EiRecord &r : parse_eiattrs(in.data)) {
+    if (names_dead_function(r))
+      continue;
+    info->records.push_back(convert_record(r));
+  }
+}
+
+OutputSection *InputMerger::function_info_section(const std::string &name) {
+  if (!local_function_sections_.count(".text." + name.substr(9)))
+    return find_section(ctx_, name);
+  auto it = own_info_sections_.find(name);
+  return it == own_info_sections_.end() ? nullptr : it->second;
+}
+
+void InputMerger::merge_function_info(const ElfSection &in) {
+  std::string name(in.name);
+  OutputSection *info = function_info_section(name);
+  if (!info)
+    info = own_info_sections_[name] = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+  if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
+    info->func = sec_map_[in.info]->func;
+  for (const EiRecord &r : parse_eiattrs(in.data)) {
+    // sm_100+: the parameter-bank records are re-added after the merge,
+    // in their input order.
+    bool bank_record = r.attr == EIATTR_CBANK_PARAM_SIZE || r.attr == EIATTR_PARAM_CBANK ||
+                       r.attr == EIATTR_SW_WAR;
+    if (ctx_.arch.is_mercury() && bank_record)
+      info->tail_records.push_back(convert_record(r));
+    else
+      info->records.push_back(convert_record(r));
+  }
+}
+
+void InputMerger::keep_place_for_later_winner(const ElfSection &in) {
+  if (in.info >= obj_.elf.sections.size())
+    return;
+  const ElfSection &target = in_section(in.info);
+  if (classify_section(target.name, target.type) != SectionKind::Text)
+    return;
+  auto k = defined_function(target.name.substr(6));
+  // (Only a copy that held the function: one passed over, never better
+  // than the copy held when it was merged, leaves nothing; §15.6.)
+  if (!k || !winner_elsewhere_.count(*k) || passed_over_copy(*k))
+    return;
+  // (The REL twin too, by the rule of merge_relocs: a replaced copy
+  // calling a local slow-path helper, weak_helper_replaced; §15.6.)
+  if (OutputSection *text = find_section(ctx_, target.name)) {
+    reloc_section_for(ctx_, text, in.type == SHT_RELA);
+    if (in.type == SHT_RELA && wants_rel_twin(in, read_relocs(in)))
+      reloc_section_for(ctx_, text, false);
+  }
+}
+
+void InputMerger::note_dead_code_references(const ElfSection &in) {
+  // They count from unreachable functions only, and of a weak function
+  // only from the copy weak resolution keeps.
+  bool unreachable = false;
+  if (in.info < obj_.elf.sections.size()) {
+    const ElfSection &target = in_section(in.info);
+    if (classify_section(target.name, target.type) == SectionKind::Text)
+      if (auto k = defined_function(target.name.substr(6)))
+        unreachable = !is_live_function(ctx_, obj_, *k) &&
+                      (obj_.symbols[*k].bind() != STB_WEAK || is_weak_winner(obj_.symbols[*k].name));
+  }
+  if (!unreachable)
+    return;
+  for (const ElfReloc &r : read_relocs(in)) {
+    if (!r.sym || r.sym >= obj_.symbols.size())
+      continue;
+    if (OutputSymbol *sym = mapped_symbol(r.sym); sym && sym->namespace_shared)
+      sym->referenced_by_dead_code = true;
+    if (references_bound_texture(r)) {
+      ctx_.out.dead_code_uses_references = true;
+      if (obj_.symbols[r.sym].type() != STT_CUDA_TEXTURE)
+        ctx_.out.dead_code_uses_sampler_references = true;
+    }
+  }
+}
+
+bool InputMerger::references_constant_variable(const ElfReloc &r) const {
+  if (!r.sym || r.sym >= obj_.symbols.size())
+    return false;
+  const ElfSymbol &s = obj_.symbols[r.sym];
+  return s.type() != STT_SECTION && s.shndx != SHN_UNDEF && s.shndx < obj_.elf.sections.size() &&
+         obj_.elf.sections[s.shndx].name.starts_with(".nv.constant");
+}
+
+bool InputMerger::references_bound_texture(const ElfReloc &r) const {
+  return r.sym && r.sym < obj_.symbols.size() && is_bound_texture_type(obj_.symbols[r.sym].type());
+}
+
+bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfReloc> &relocs) const {
+  // nvlink also creates the REL twin of a RELA section when a relocation
+  // without addend follows the section's first relocation (measured over
+  // the golden corpus and random call graphs; the twin is dropped again if
+  // it stays empty, its name stays in .shstrtab). On sm_100+ the rule runs
+  // over the Mercury twin's relocations, which can hold more (one against
+  // .nv.reservedSmem.cap before a shared-memory reference) and none for
+  // values resolved into the capsule.
+  auto plain = [](const ElfReloc &r) { return r.addend == 0; };
+  const std::vector<ElfReloc> twin_relocs = mercury_twin_relocs(ctx_, obj_, in.name);
+  const std::vector<ElfReloc> &order = twin_relocs.empty() ? relocs : twin_relocs;
+  bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
+  // (sm_100+ input without Mercury relocations: also when every relocation
+  // has no addend, unless it is a lone one against a bound texture
+  // reference or a __constant__ variable.)
+  auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
+  bool lone_resolved = relocs.size() == 1 && (references_bound_texture(relocs.front()) ||
+                                              references_constant_variable(relocs.front()));
+  bool all_plain = ctx_.arch.is_mercury() && twin_relocs.empty() && no_addend > 0 &&
+                   static_cast<size_t>(no_addend) == relocs.size() && !lone_resolved;
+  return plain_after_first || all_plain;
+}
+
+void InputMerger::merge_relocs(const ElfSection &in) {
+  if (in.info >= sec_map_.size())
+    ctx_.diag.fatal("section not mapped");
+  OutputSection *target = sec_map_[in.info];
+  if (!target)
+    target = map_section(in.info);
+  if (!target)
+    ctx_.diag.fatal("section not mapped");
+  // sm_100+: a device function's own bank comes with an empty
+  // ".rela.nv.constant2.<f>" that nvlink drops (§16); its bytes are copied
+  // into the kernels' banks.
+  if (target->detached) {
+    if (!read_relocs(in).empty())
+      ctx_.diag.fatal(fmt::format("unsupported: relocations in '{}'", in.name));
+    return;
+  }
+  bool rela = in.type == SHT_RELA;
+  // sm_75-90: an empty input relocation section (ptxas writes an empty
+  // ".rela.nv.constant2.<k>" for a kernel whose bank holds a jump table,
+  // sm_90) creates no output section: its name is in neither string table
+  // (testdata/src/empty_rela_constant2). On sm_100+ the SASS section
+  // stays when its Mercury twin has entries, so it is created there.
+  if (in.data.empty() && !ctx_.arch.is_mercury())
+    return;
+  OutputSection *out = reloc_section_for(ctx_, target, rela);
+  if (target->name.starts_with(".nv.constant.optimizer.") && rela &&
+      std::find(ctx_.out.optimizer_relas.begin(), ctx_.out.optimizer_relas.end(), out) ==
+          ctx_.out.optimizer_relas.end())
+    ctx_.out.optimizer_relas.push_back(out);
+  std::vector<ElfReloc> relocs = read_relocs(in);
+  if (rela && wants_rel_twin(in, relocs))
+    reloc_section_for(ctx_, target, false);
+  for (const ElfReloc &r : relocs) {
+    // References to removed functions vanish, except the clears that
+    // exist for exactly that case (R_CUDA_UNUSED_CLEAR*).
+    bool known = r.sym && r.sym < obj_.symbols.size();
+    bool dead_target = known && !is_live_function(ctx_, obj_, r.sym);
+    // A later copy of a weak function: its debug records go, without
+    // clearing (the name resolves to the first copy); its -G .debug_info
+    // and .debug_loc entries keep theirs (DW_AT_low_pc/high_pc, location
+    // ranges, now the kept copy's: measured with glink_3tu's twice<int>
+    // and glink_nvcc's clampv<int>, with and without -g).
+    if (known && !(in_section(in.info).flags & SHF_ALLOC) &&
+        !keeps_weak_copy_relocs(in_section(in.info).name) && debug_copy_dropped(r.sym))
+      continue;
+    if (dead_target && r.type != 0x48 && r.type != 0x49)
+      continue;
+    if (auto d = dropped_ranges_.find(in.info); d != dropped_ranges_.end() &&
+        std::any_of(d->second.begin(), d->second.end(),
+                    [&](const auto &rg) { return r.offset >= rg.first && r.offset < rg.second; }))
+      continue;
+    auto kept_at = surviving_offset(in.info, r.offset);
+    if (!kept_at)
+      continue; // inside a debug-frame entry that was removed
+    OutputReloc o;
+    o.offset = *kept_at + sec_off_[in.info];
+    o.sym = mapped_symbol(r.sym);
+    o.type = r.type;
+    o.addend = r.addend;
+    if (const RelocDesc *desc = find_reloc(r.type);
+        desc && occupies_file_space(in_section(in.info)) &&
+        r.offset + reloc_field_bytes(*desc) > in_section(in.info).size)
+      o.overruns_input = true;
+    if (r.sym && r.sym < obj_.symbols.size() && obj_.symbols[r.sym].type() == STT_SECTION &&
+        obj_.symbols[r.sym].shndx < sec_off_.size())
+      o.bias = sec_off_[obj_.symbols[r.sym].shndx];
+    out->relocs.push_back(o);
+  }
+}
+
+} // namespace dlink
