@@ -104,11 +104,26 @@ TEST(Refinalize, LeavesKernelWithCallAlone) {
 
 TEST(Refinalize, LeavesKernelTheModelDoesNotReproduce) {
   Words w = kInput;
-  // The LDG at 0xc0 on scoreboard 4 instead of 3: not what the model allocates.
-  w[12].second = (w[12].second & ~(u64(7) << 46)) | u64(4) << 46;
+  // The S2R at 0x10 on scoreboard 5 instead of 1: neither the whole-kernel
+  // model nor the opening-region rule allocates that.
+  w[1].second = (w[1].second & ~(u64(7) << 46)) | u64(5) << 46;
   std::vector<u8> code = bytes_of(w), before = code;
   EXPECT_FALSE(reallocate_scoreboards(code));
   EXPECT_EQ(code, before);
+}
+
+TEST(Refinalize, OpeningRegionAloneWhenTheRestIsNotReproduced) {
+  Words w = kInput;
+  // The LDG at 0xc0 on scoreboard 4 instead of 3: the whole-kernel model does
+  // not reproduce that, but nothing is pending on entry to 0x70 (the EXIT
+  // retires the opening region), so the region before it is re-allocated as
+  // nvlink does and everything from 0x70 on keeps the input's controls.
+  w[12].second = (w[12].second & ~(u64(7) << 46)) | u64(4) << 46;
+  std::vector<u8> code = bytes_of(w), before = code;
+  EXPECT_TRUE(reallocate_scoreboards(code));
+  std::vector<u8> nv = bytes_of(kNvlink);
+  EXPECT_TRUE(std::equal(code.begin(), code.begin() + 7 * 16, nv.begin()));
+  EXPECT_TRUE(std::equal(code.begin() + 8 * 16, code.end(), before.begin() + 8 * 16));
 }
 
 TEST(Refinalize, NeedsStackPointerLoadFirst) {
