@@ -863,6 +863,14 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) 
   std::vector<bool> certain(prods.size(), false);
   for (size_t x = 1; x < prods.size(); x++) {
     size_t p = prods[x];
+    // A sharer of the stack-pointer load's index waited on (with it) by a
+    // predicated EXIT or BRA, which reads no register: nvlink moves such a
+    // producer elsewhere (join_unread_sp_sharer; cs-nvml-matrixMul's S2UR at
+    // 0x70, waited on at the @P0 BRA at 0xb0, joins the index retired at
+    // 0x80 with 5 free); not modelled.
+    if (I[p].wr() == I[0].wr() && need[x] == need[0] &&
+        (is_branch(I[need[x]]) || I[need[x]].op() == 0x94d))
+      return std::nullopt;
     bool shared = false;
     for (size_t y = 1; y < prods.size(); y++)
       shared |= y != x && I[prods[y]].wr() == I[p].wr() && need[y] == need[x];
