@@ -860,7 +860,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) 
   // only producers of a certain need join one another with indices free
   // (srad_cuda_2's LDC at 0x60 does not join the LDCU at 0x30, waited at
   // the same 0x100 in ptxas's code but not read there as far as decoded).
-  std::vector<bool> certain(prods.size(), false);
+  std::vector<bool> certain(prods.size(), false), unsure(prods.size(), false);
   for (size_t x = 1; x < prods.size(); x++) {
     size_t p = prods[x];
     // A sharer of the stack-pointer load's index waited on (with it) by a
@@ -876,12 +876,17 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) 
       shared |= y != x && I[prods[y]].wr() == I[p].wr() && need[y] == need[x];
     if (I[p].op() == 0x7ac) {
       auto r = first_uniform_reader(I, p, last);
+      // (A reader not found, for an opcode not decoded on the way: ptxas's
+      // wait stands, not certain, and only while another producer's earlier
+      // need decides where nvlink waits on it; srad_cuda_2's LDCU at 0x30.)
       if (r && *r == need[x])
         certain[x] = true;
-      else if (shared && (!r || *r < need[x]))
+      else if (shared && r && *r < need[x])
         return std::nullopt;
-      else if (shared)
+      else if (shared && r)
         need[x] = *r;
+      else if (shared)
+        unsure[x] = true;
       continue;
     }
     const Insn &w = I[need[x]];
@@ -924,6 +929,9 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) 
   auto fresh = prefix::simulate(rest, rest_need, rest_certain, *K, &wait_at);
   if (!fresh)
     return std::nullopt;
+  for (size_t x = 0; x < rest.size(); x++)
+    if (unsure[x + 1] && wait_at[x] >= rest_need[x])
+      return std::nullopt; // (hec-dct8x8 at sm_120 if its LDCU's reader were not decoded)
   // Nothing is pending on entry to the region's end and nothing flows back
   // into the region, so the code after it is allocated from the same state
   // with or without the stack-pointer load: it keeps ptxas's controls
