@@ -803,7 +803,11 @@ std::optional<std::vector<unsigned>> simulate(const std::vector<size_t> &prods,
 
 } // namespace prefix
 
-std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) {
+std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, const char **why) {
+  auto fail = [&](const char *w) -> std::optional<std::vector<Controls>> {
+    *why = w;
+    return std::nullopt;
+  };
   size_t n = I.size();
   if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
     return std::nullopt;
@@ -815,7 +819,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) 
     if (is_branch(f)) {
       auto t = branch_target(i, f, n);
       if (!t)
-        return std::nullopt;
+        return fail("a branch target outside the code");
       end = std::min(end, std::min(i, *t));
     } else if (f.op() == 0x94d && f.pred() == 7) {
       end = std::min(end, i);
@@ -841,17 +845,17 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) 
       break;
     }
     if (f.rd() != 7)
-      return std::nullopt;
+      return fail("a read scoreboard before its end");
     if (f.wr() == 7)
       continue;
     if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919 && f.op() != 0x9c3)
-      return std::nullopt;
+      return fail("a producer other than LDC, LDCU, S2R, S2UR before its end");
     pend.push_back({prods.size(), f.wr()});
     prods.push_back(i);
     need.push_back(SIZE_MAX);
   }
   if (!region_end || prods.size() < 2)
-    return std::nullopt;
+    return fail("not closed before the first branch");
   // A producer's need: ptxas's wait on it, except that an LDCU sharing an
   // index is needed at its first reader (hec-dct8x8's LDCU at 0x20, read at
   // 0xc0 but waited at 0xb0 with the S2R at 0x60 in ptxas's code: nvlink
@@ -861,16 +865,14 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) 
   // (srad_cuda_2's LDC at 0x60 does not join the LDCU at 0x30, waited at
   // the same 0x100 in ptxas's code but not read there as far as decoded).
   std::vector<bool> certain(prods.size(), false), unsure(prods.size(), false);
+  bool unread_sp_sharer = false;
   for (size_t x = 1; x < prods.size(); x++) {
     size_t p = prods[x];
     // A sharer of the stack-pointer load's index waited on (with it) by a
-    // predicated EXIT or BRA, which reads no register: nvlink moves such a
-    // producer elsewhere (join_unread_sp_sharer; cs-nvml-matrixMul's S2UR at
-    // 0x70, waited on at the @P0 BRA at 0xb0, joins the index retired at
-    // 0x80 with 5 free); not modelled.
+    // predicated EXIT or BRA, which reads no register (checked below).
     if (I[p].wr() == I[0].wr() && need[x] == need[0] &&
         (is_branch(I[need[x]]) || I[need[x]].op() == 0x94d))
-      return std::nullopt;
+      unread_sp_sharer = true;
     bool shared = false;
     for (size_t y = 1; y < prods.size(); y++)
       shared |= y != x && I[prods[y]].wr() == I[p].wr() && need[y] == need[x];
@@ -882,7 +884,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) 
       if (r && *r == need[x])
         certain[x] = true;
       else if (shared && r && *r < need[x])
-        return std::nullopt;
+        return fail("an LDCU read before its wait");
       else if (shared && r)
         need[x] = *r;
       else if (shared)
@@ -922,16 +924,24 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I) 
     }
   }
   if (!K)
-    return std::nullopt;
+    return fail("ptxas's allocation of it not reproduced");
+  // With all six taken, nvlink moves a stack-pointer sharer waited on at a
+  // predicated EXIT or BRA elsewhere (join_unread_sp_sharer; cs-nvml-
+  // matrixMul's S2UR at 0x70, waited on at the @P0 BRA at 0xb0, joins the
+  // index retired at 0x80 with 5 free); not modelled. With 5 free it keeps
+  // that wait on its own index, as the rule gives (rod-dwt2d's LDCU at 0x50,
+  // the fwt rule above).
+  if (*K == 6 && unread_sp_sharer)
+    return fail("a stack-pointer sharer waited on at a predicated EXIT or BRA with all six taken");
   std::vector<size_t> rest(prods.begin() + 1, prods.end()), rest_need(need.begin() + 1, need.end());
   std::vector<bool> rest_certain(certain.begin() + 1, certain.end());
   std::vector<size_t> wait_at;
   auto fresh = prefix::simulate(rest, rest_need, rest_certain, *K, &wait_at);
   if (!fresh)
-    return std::nullopt;
+    return fail("no index to join");
   for (size_t x = 0; x < rest.size(); x++)
     if (unsure[x + 1] && wait_at[x] >= rest_need[x])
-      return std::nullopt; // (hec-dct8x8 at sm_120 if its LDCU's reader were not decoded)
+      return fail("an LDCU of undecoded reader decides a wait"); // (hec-dct8x8 at sm_120 if its LDCU's reader were not decoded)
   // Nothing is pending on entry to the region's end and nothing flows back
   // into the region, so the code after it is allocated from the same state
   // with or without the stack-pointer load: it keeps ptxas's controls
@@ -1028,9 +1038,12 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
   // Otherwise, when only the kernel's opening region is re-allocated by
   // nvlink (regroup_prefix), that region alone.
   if (!fresh && same) {
-    fresh = regroup_prefix(I);
+    const char *region_why = "";
+    fresh = regroup_prefix(I, &region_why);
     if (fresh)
       log::debug("refinalize: the opening region re-allocated, the rest kept");
+    else if (*region_why)
+      log::debug("refinalize: kept: opening region: {}", region_why);
   }
   if (!fresh)
     return false;
