@@ -689,27 +689,29 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
   return Split{std::move(I)};
 }
 
-// The kernel's opening region, where split_pressure_share's rules do not
-// apply (more sharers, an S2UR, an S2R, shares before the first sharer): the
+// The kernel's opening region, for kernels the whole-kernel path keeps
+// (docs/notes/refinalization.md, "The opening region alone"): the
 // straight-line code from the start up to the first instruction on entry to
 // which, after its waits, nothing is pending; every producer in it a
 // register or constant load of class start 0 (LDC, LDCU, S2R, S2UR) with a
 // write scoreboard only. Each producer's need is the instruction whose wait
-// retires it in ptxas's code. Both ptxas and nvlink allocate the region the
-// same way (measured on the real-world corpus: rod-srad2's srad_cuda_2,
-// golden case refin_prefix_regroup), over K indices (0-4, or 0-5 where ptxas
-// used 5), in instruction order:
-// * a producer right after one of the same need shares its index (the S2R
-//   and LDC at 0x10 and 0x20, both read at 0xa0, also with indices free);
+// retires it in ptxas's code (for a shared LDCU: its first reader). Both
+// ptxas (with the stack-pointer load) and nvlink (without it) allocate the
+// region the same way (measured on the real-world corpus: rod-srad2,
+// rod-dwt2d, hec-dct8x8, cs-tensor-cores, hec-linearprobing; golden case
+// refin_opening_region), over K indices (0-4, or 0-5 where ptxas used 5), in
+// instruction order:
+// * a producer read at its need (certain) joins a pending index of the same
+//   certain need, also with indices free (srad_cuda_2's S2R and LDC at 0x10
+//   and 0x20, both read at 0xa0);
 // * otherwise it takes the lowest free index;
-// * otherwise it joins the pending index of the same need, or else the one
-//   needed last (lowest index on a tie), whose wait moves to its own need
-//   if that comes first.
-// The rule must reproduce ptxas's own allocation of the region (with the
-// stack-pointer load, need: its own wait) before it is used without that
-// load. The region's producers then get virtual indices 8 + k (wait bits
-// likewise) and the allocation gives them real ones. nullopt when the region
-// is outside this form.
+// * otherwise it joins the pending index needed first at or after its own
+//   need (lowest index on a tie), whose wait moves to its need if that comes
+//   first.
+// The rule must reproduce ptxas's own controls of the region before it is
+// used without the stack-pointer load; the code after the region keeps
+// ptxas's controls. nullopt (and the reason in *why) when the region is
+// outside this form.
 namespace prefix {
 
 struct Group {
