@@ -332,8 +332,11 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
     for (unsigned k = 0; k < 6 && pick < 0; k++)
       if (!(busy >> k & 1))
         pick = int(k);
-    if (pick < 0)
+    if (pick < 0) {
+      log::debug("refinalize: no free index for the {} scoreboard at {:#x}", prods[x].read ? "read" : "write",
+                 i * 16);
       return std::nullopt;
+    }
     assign[x] = pick;
   }
   return assign;
@@ -686,6 +689,279 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
   return Split{std::move(I)};
 }
 
+// The kernel's opening region, for kernels the whole-kernel path keeps
+// (docs/notes/refinalization.md, "The opening region alone"): the
+// straight-line code from the start up to the first instruction on entry to
+// which, after its waits, nothing is pending; every producer in it a
+// register or constant load of class start 0 (LDC, LDCU, S2R, S2UR) with a
+// write scoreboard only. Each producer's need is the instruction whose wait
+// retires it in ptxas's code (for a shared LDCU: its first reader). Both
+// ptxas (with the stack-pointer load) and nvlink (without it) allocate the
+// region the same way (measured on the real-world corpus: rod-srad2,
+// rod-dwt2d, hec-dct8x8, cs-tensor-cores, hec-linearprobing; golden case
+// refin_opening_region), over K indices (0-4, or 0-5 where ptxas used 5), in
+// instruction order:
+// * a producer read at its need (certain) joins a pending index of the same
+//   certain need, also with indices free (srad_cuda_2's S2R and LDC at 0x10
+//   and 0x20, both read at 0xa0);
+// * otherwise it takes the lowest free index;
+// * otherwise it joins the pending index needed first at or after its own
+//   need (lowest index on a tie), whose wait moves to its need if that comes
+//   first.
+// The rule must reproduce ptxas's own controls of the region before it is
+// used without the stack-pointer load; the code after the region keeps
+// ptxas's controls. nullopt (and the reason in *why) when the region is
+// outside this form.
+namespace prefix {
+
+struct Group {
+  unsigned sb;
+  size_t need;  // the instruction whose wait retires it
+  bool certain; // a producer of that need is read there
+};
+
+// Indices of the region's producers (position in `prods`), or nullopt.
+std::optional<std::vector<unsigned>> simulate(const std::vector<size_t> &prods,
+                                              const std::vector<size_t> &need,
+                                              const std::vector<bool> &certain, unsigned K,
+                                              std::vector<size_t> *group_need) {
+  std::vector<Group> pend;
+  std::vector<unsigned> out;
+  for (size_t k = 0; k < prods.size(); k++) {
+    size_t i = prods[k];
+    std::erase_if(pend, [&](const Group &g) { return g.need <= i; });
+    unsigned busy = 0;
+    for (const Group &g : pend)
+      busy |= 1u << g.sb;
+    std::optional<unsigned> pick;
+    if (certain[k])
+      for (const Group &g : pend)
+        if (g.certain && g.need == need[k] && (!pick || g.sb < *pick))
+          pick = g.sb;
+    for (unsigned s = 0; s < K && !pick; s++)
+      if (!(busy >> s & 1))
+        pick = s;
+    if (!pick) {
+      // The pending index needed first at or after its own need.
+      const Group *best = nullptr;
+      for (const Group &g : pend)
+        if (g.need >= need[k] && (!best || g.need < best->need || (g.need == best->need && g.sb < best->sb)))
+          best = &g;
+      if (!best)
+        return std::nullopt;
+      pick = best->sb;
+    }
+    bool found = false;
+    for (Group &g : pend)
+      if (g.sb == *pick) {
+        if (need[k] < g.need)
+          g.certain = certain[k];
+        else if (need[k] == g.need)
+          g.certain = g.certain || certain[k];
+        g.need = std::min(g.need, need[k]);
+        found = true;
+      }
+    if (!found)
+      pend.push_back({*pick, need[k], certain[k]});
+    out.push_back(*pick);
+  }
+  if (group_need) {
+    // Each producer's wait: the earliest need of its index's group while it
+    // was pending (recomputed by a second pass).
+    group_need->assign(prods.size(), 0);
+    std::vector<std::pair<unsigned, std::vector<size_t>>> open; // sb -> members
+    std::vector<size_t> open_need;
+    pend.clear();
+    auto close = [&](size_t at) {
+      for (size_t g = 0; g < open.size();) {
+        if (open_need[g] <= at) {
+          for (size_t m : open[g].second)
+            (*group_need)[m] = open_need[g];
+          open.erase(open.begin() + ptrdiff_t(g));
+          open_need.erase(open_need.begin() + ptrdiff_t(g));
+        } else {
+          g++;
+        }
+      }
+    };
+    for (size_t k = 0; k < prods.size(); k++) {
+      close(prods[k]);
+      bool joined = false;
+      for (size_t g = 0; g < open.size(); g++)
+        if (open[g].first == out[k]) {
+          open[g].second.push_back(k);
+          open_need[g] = std::min(open_need[g], need[k]);
+          joined = true;
+        }
+      if (!joined) {
+        open.push_back({out[k], {k}});
+        open_need.push_back(need[k]);
+      }
+    }
+    close(SIZE_MAX);
+  }
+  return out;
+}
+
+} // namespace prefix
+
+std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, const char **why) {
+  auto fail = [&](const char *w) -> std::optional<std::vector<Controls>> {
+    *why = w;
+    return std::nullopt;
+  };
+  size_t n = I.size();
+  if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
+    return std::nullopt;
+  // Straight-line prefix, as in split_pressure_share (a branch ending it may
+  // carry waits).
+  size_t end = n;
+  for (size_t i = 0; i < n; i++) {
+    const Insn &f = I[i];
+    if (is_branch(f)) {
+      auto t = branch_target(i, f, n);
+      if (!t)
+        return fail("a branch target outside the code");
+      end = std::min(end, std::min(i, *t));
+    } else if (f.op() == 0x94d && f.pred() == 7) {
+      end = std::min(end, i);
+    }
+  }
+  size_t last = end < n && is_branch(I[end]) ? end + 1 : end;
+  struct Pending {
+    size_t k; // position in prods
+    unsigned sb;
+  };
+  std::vector<size_t> prods;            // instruction of each producer (the first: the load)
+  std::vector<size_t> need;             // its retiring instruction
+  std::vector<Pending> pend;
+  std::optional<size_t> region_end;
+  for (size_t i = 0; i < last && !region_end; i++) {
+    const Insn &f = I[i];
+    for (const Pending &p : pend)
+      if (f.wait() >> p.sb & 1)
+        need[p.k] = i;
+    std::erase_if(pend, [&](const Pending &p) { return f.wait() >> p.sb & 1; });
+    if (i > 0 && pend.empty()) {
+      region_end = i;
+      break;
+    }
+    if (f.rd() != 7)
+      return fail("a read scoreboard before its end");
+    if (f.wr() == 7)
+      continue;
+    if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919 && f.op() != 0x9c3)
+      return fail("a producer other than LDC, LDCU, S2R, S2UR before its end");
+    pend.push_back({prods.size(), f.wr()});
+    prods.push_back(i);
+    need.push_back(SIZE_MAX);
+  }
+  if (!region_end || prods.size() < 2)
+    return fail("not closed before the first branch");
+  // A producer's need: ptxas's wait on it, except that an LDCU sharing an
+  // index is needed at its first reader (hec-dct8x8's LDCU at 0x20, read at
+  // 0xc0 but waited at 0xb0 with the S2R at 0x60 in ptxas's code: nvlink
+  // waits at 0xc0). Certain: its destination is read there (an LDCU's by the
+  // uniform-operand forms, another's named in bits 24-31, 32-39 or 64-71);
+  // only producers of a certain need join one another with indices free
+  // (srad_cuda_2's LDC at 0x60 does not join the LDCU at 0x30, waited at
+  // the same 0x100 in ptxas's code but not read there as far as decoded).
+  std::vector<bool> certain(prods.size(), false), unsure(prods.size(), false);
+  bool unread_sp_sharer = false;
+  for (size_t x = 1; x < prods.size(); x++) {
+    size_t p = prods[x];
+    // A sharer of the stack-pointer load's index waited on (with it) by a
+    // predicated EXIT or BRA, which reads no register (checked below).
+    if (I[p].wr() == I[0].wr() && need[x] == need[0] &&
+        (is_branch(I[need[x]]) || I[need[x]].op() == 0x94d))
+      unread_sp_sharer = true;
+    bool shared = false;
+    for (size_t y = 1; y < prods.size(); y++)
+      shared |= y != x && I[prods[y]].wr() == I[p].wr() && need[y] == need[x];
+    if (I[p].op() == 0x7ac) {
+      auto r = first_uniform_reader(I, p, last);
+      // (A reader not found, for an opcode not decoded on the way: ptxas's
+      // wait stands, not certain, and only while another producer's earlier
+      // need decides where nvlink waits on it; srad_cuda_2's LDCU at 0x30.)
+      if (r && *r == need[x])
+        certain[x] = true;
+      else if (shared && r && *r < need[x])
+        return fail("an LDCU read before its wait");
+      else if (shared && r)
+        need[x] = *r;
+      else if (shared)
+        unsure[x] = true;
+      continue;
+    }
+    const Insn &w = I[need[x]];
+    unsigned d = I[p].dest();
+    certain[x] = d != 0xff && ((w.lo >> 24 & 0xff) == d || (w.lo >> 32 & 0xff) == d || (w.hi & 0xff) == d);
+  }
+  // The region's controls for a simulation of `ps` (wait at each group's
+  // earliest need).
+  auto region_controls = [&](const std::vector<size_t> &ps, const std::vector<unsigned> &sb,
+                             const std::vector<size_t> &wait_at) {
+    std::vector<Controls> c(*region_end + 1);
+    for (size_t i = 0; i <= *region_end; i++)
+      c[i] = {i < *region_end ? 7u : I[i].wr(), I[i].rd(), 0};
+    for (size_t x = 0; x < ps.size(); x++) {
+      c[ps[x]].wr = sb[x];
+      c[wait_at[x]].wait |= 1u << sb[x];
+    }
+    return c;
+  };
+  std::optional<unsigned> K;
+  for (unsigned k : {5u, 6u}) {
+    std::vector<size_t> wait_at;
+    auto self = prefix::simulate(prods, need, certain, k, &wait_at);
+    if (!self)
+      continue;
+    auto c = region_controls(prods, *self, wait_at);
+    bool same = true;
+    for (size_t i = 0; same && i <= *region_end; i++)
+      same = c[i] == Controls{I[i].wr(), I[i].rd(), I[i].wait()};
+    if (same) {
+      K = k;
+      break;
+    }
+  }
+  if (!K)
+    return fail("ptxas's allocation of it not reproduced");
+  // With all six taken, nvlink moves a stack-pointer sharer waited on at a
+  // predicated EXIT or BRA elsewhere (join_unread_sp_sharer; cs-nvml-
+  // matrixMul's S2UR at 0x70, waited on at the @P0 BRA at 0xb0, joins the
+  // index retired at 0x80 with 5 free); not modelled. With 5 free it keeps
+  // that wait on its own index, as the rule gives (rod-dwt2d's LDCU at 0x50,
+  // the fwt rule above).
+  if (*K == 6 && unread_sp_sharer)
+    return fail("a stack-pointer sharer waited on at a predicated EXIT or BRA with all six taken");
+  std::vector<size_t> rest(prods.begin() + 1, prods.end()), rest_need(need.begin() + 1, need.end());
+  std::vector<bool> rest_certain(certain.begin() + 1, certain.end());
+  std::vector<size_t> wait_at;
+  auto fresh = prefix::simulate(rest, rest_need, rest_certain, *K, &wait_at);
+  if (!fresh)
+    return fail("no index to join");
+  for (size_t x = 0; x < rest.size(); x++)
+    if (unsure[x + 1] && wait_at[x] >= rest_need[x])
+      return fail("an LDCU of undecoded reader decides a wait"); // (hec-dct8x8 at sm_120 if its LDCU's reader were not decoded)
+  // Nothing is pending on entry to the region's end and nothing flows back
+  // into the region, so the code after it is allocated from the same state
+  // with or without the stack-pointer load: it keeps ptxas's controls
+  // (measured: srad_cuda_2, whose later code the whole-kernel model does not
+  // reproduce, keeps them in nvlink's output).
+  std::vector<Controls> out(n);
+  for (size_t i = 0; i < n; i++)
+    out[i] = {I[i].wr(), I[i].rd(), I[i].wait()};
+  out[0] = {7, 7, 0};
+  for (size_t i = 1; i <= *region_end; i++)
+    out[i].wait = 0;
+  for (size_t x = 0; x < rest.size(); x++) {
+    out[rest[x]].wr = (*fresh)[x];
+    out[wait_at[x]].wait |= 1u << (*fresh)[x];
+  }
+  return out;
+}
+
 std::optional<std::vector<Insn>> decode(std::span<const u8> code, bool sp_scoreboard) {
   if (code.size() % 16 || code.size() < 32 || code.size() / 16 > kMaxInstructions)
     return std::nullopt;
@@ -721,37 +997,58 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
   // reproduced reliably: docs/notes/refinalization.md); otherwise keep the
   // input.
   const char *why = "";
-  auto self = allocate(*orig, false, Interference::kLoopHeader, false, &why);
-  if (!self) {
-    log::debug("refinalize: kept: outside the model (self-check: {})", why);
-    return false;
-  }
-  for (size_t i = 0; i < orig->size(); i++)
-    if (!((*self)[i] == Controls{(*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait()})) {
-      log::debug("refinalize: kept: ptxas's allocation not reproduced at {:#x} (op {:#x}; ptxas wr {} rd {} wait {:#x}, "
-                 "model wr {} rd {} wait {:#x})",
-                 i * 16, (*orig)[i].op(), (*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait(), (*self)[i].wr, (*self)[i].rd,
-                 (*self)[i].wait);
+  auto self_check = [&]() {
+    auto self = allocate(*orig, false, Interference::kLoopHeader, false, &why);
+    if (!self) {
+      log::debug("refinalize: kept: outside the model (self-check: {})", why);
       return false;
     }
-  auto split = split_pressure_share(I);
-  if (!split) {
-    log::debug("refinalize: kept: a pressure share that is not modelled");
-    return false;
-  }
-  auto fresh = allocate(split->code, true, Interference::kLoopHeader, split->sp_group, &why);
-  auto cross = allocate(split->code, true, Interference::kAcrossBackEdge, split->sp_group);
-  if (!fresh || !cross || *fresh != *cross) {
+    for (size_t i = 0; i < orig->size(); i++)
+      if (!((*self)[i] == Controls{(*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait()})) {
+        log::debug("refinalize: kept: ptxas's allocation not reproduced at {:#x} (op {:#x}; ptxas wr {} rd {} wait "
+                   "{:#x}, model wr {} rd {} wait {:#x})",
+                   i * 16, (*orig)[i].op(), (*orig)[i].wr(), (*orig)[i].rd(), (*orig)[i].wait(), (*self)[i].wr,
+                   (*self)[i].rd, (*self)[i].wait);
+        return false;
+      }
+    return true;
+  };
+  // The allocation of a split kernel; nullopt (and a logged reason) when it
+  // is outside the model.
+  auto reallocate = [&](const Split &split) -> std::optional<std::vector<Controls>> {
+    auto fresh = allocate(split.code, true, Interference::kLoopHeader, split.sp_group, &why);
+    auto cross = allocate(split.code, true, Interference::kAcrossBackEdge, split.sp_group);
+    if (fresh && cross && *fresh == *cross)
+      return fresh;
     if (fresh && cross)
       for (size_t i = 0; i < I.size(); i++)
         if (!((*fresh)[i] == (*cross)[i])) {
           log::debug("refinalize: kept: the re-allocation depends on the backward-edge reading (first at {:#x})",
                      i * 16);
-          return false;
+          return std::nullopt;
         }
     log::debug("refinalize: kept: re-allocation outside the model ({})", fresh ? "cross-check" : why);
-    return false;
+    return std::nullopt;
+  };
+  std::optional<std::vector<Controls>> fresh;
+  if (self_check()) {
+    if (auto split = split_pressure_share(I))
+      fresh = reallocate(*split);
+    else
+      log::debug("refinalize: kept: a pressure share that is not modelled");
   }
+  // Otherwise, when only the kernel's opening region is re-allocated by
+  // nvlink (regroup_prefix), that region alone.
+  if (!fresh && same) {
+    const char *region_why = "";
+    fresh = regroup_prefix(I, &region_why);
+    if (fresh)
+      log::debug("refinalize: the opening region re-allocated, the rest kept");
+    else if (*region_why)
+      log::debug("refinalize: kept: opening region: {}", region_why);
+  }
+  if (!fresh)
+    return false;
   for (size_t i = 0; i < I.size(); i++) {
     const Controls &c = (*fresh)[i];
     sass::write(I[i].with_controls(c.wr, c.rd, c.wait), code.data() + i * sass::kInstructionSize);

@@ -104,11 +104,26 @@ TEST(Refinalize, LeavesKernelWithCallAlone) {
 
 TEST(Refinalize, LeavesKernelTheModelDoesNotReproduce) {
   Words w = kInput;
-  // The LDG at 0xc0 on scoreboard 4 instead of 3: not what the model allocates.
-  w[12].second = (w[12].second & ~(u64(7) << 46)) | u64(4) << 46;
+  // The S2R at 0x10 on scoreboard 5 instead of 1: neither the whole-kernel
+  // model nor the opening-region rule allocates that.
+  w[1].second = (w[1].second & ~(u64(7) << 46)) | u64(5) << 46;
   std::vector<u8> code = bytes_of(w), before = code;
   EXPECT_FALSE(reallocate_scoreboards(code));
   EXPECT_EQ(code, before);
+}
+
+TEST(Refinalize, OpeningRegionAloneWhenTheRestIsNotReproduced) {
+  Words w = kInput;
+  // The LDG at 0xc0 on scoreboard 4 instead of 3: the whole-kernel model does
+  // not reproduce that, but nothing is pending on entry to 0x70 (the EXIT
+  // retires the opening region), so the region before it is re-allocated as
+  // nvlink does and everything from 0x70 on keeps the input's controls.
+  w[12].second = (w[12].second & ~(u64(7) << 46)) | u64(4) << 46;
+  std::vector<u8> code = bytes_of(w), before = code;
+  EXPECT_TRUE(reallocate_scoreboards(code));
+  std::vector<u8> nv = bytes_of(kNvlink);
+  EXPECT_TRUE(std::equal(code.begin(), code.begin() + 7 * 16, nv.begin()));
+  EXPECT_TRUE(std::equal(code.begin() + 8 * 16, code.end(), before.begin() + 8 * 16));
 }
 
 TEST(Refinalize, NeedsStackPointerLoadFirst) {
@@ -432,4 +447,49 @@ TEST(Refinalize, RewritesStackPointerSharerWaitedOnByExit) {
 TEST(Refinalize, LeavesStackPointerSharerAfterAnEarlierPressureShare) {
   auto code = bytes_of(kEarlierPressureShareIn);
   EXPECT_FALSE(reallocate_scoreboards(code));
+}
+
+namespace {
+
+// The opening region of a real-world kernel (sm_100, rod-srad2's srad_cuda_2:
+// four S2Rs, an S2UR, three LDCs and an LDCU, all retired by 0x100), followed
+// here by an EXIT. ptxas: the S2R and LDC at 0x10/0x20 (both read at 0xa0)
+// share 1 with indices free; the LDC at 0x60 joins the LDCU at 0x30 (2) for
+// lack of an index, the S2R at 0x70 the stack-pointer load's 0 (needed at
+// 0xf0, where that load is waited on), the S2UR and LDC at 0x80/0x90 index 2.
+// nvlink: 0, 0, 1, 2, 3, then the LDC at 0x60 takes the free 4 (the LDCU's
+// reader is not decoded, so it does not count as needed at 0x100), the S2R at
+// 0x70 joins the LDCU's 1 (needed first at or after 0xf0) which is then waited
+// on at 0xf0, the S2UR and LDC join 4 (needed at 0x100).
+const Words kRegionInput = {
+    {0x0000df00ff017b82ull, 0x000e220000000800ull}, {0x0000000000127919ull, 0x000e6e0000002600ull},
+    {0x0000ec00ff157b82ull, 0x000e620000000800ull}, {0x00006b00ff0877acull, 0x000ea20008000a00ull},
+    {0x0000000000007919ull, 0x000ee20000002200ull}, {0x0000000000067919ull, 0x000f2a0000002500ull},
+    {0x0000e800ff027b82ull, 0x000ea20000000a00ull}, {0x00000000000c7919ull, 0x000e2e0000002100ull},
+    {0x00000000000a79c3ull, 0x000eb00000008800ull}, {0x0000ea00ff047b82ull, 0x000ea20000000a00ull},
+    {0x00000015120b7224ull, 0x002fc400078e02ffull}, {0x0000001500077224ull, 0x008fc600078e02ffull},
+    {0x000000040b0b7819ull, 0x000fca00000006ffull}, {0x00000010060a7824ull, 0x010fca00078e020bull},
+    {0x000000070a117210ull, 0x000fca0007ffe0ffull}, {0x00000001110d7824ull, 0x001fc800078e020cull},
+    {0x000000040d027825ull, 0x004fca00078e0202ull}, {0x000000000000794dull, 0x000fea0003800000ull},
+    {0xfffffffc00fc7947ull, 0x000fc0000383ffffull}, {0x0000000000007918ull, 0x000fc00000000000ull},
+};
+const Words kRegionNvlink = {
+    {0x0000df00ff017b82ull, 0x000fe20000000800ull}, {0x0000000000127919ull, 0x000e2e0000002600ull},
+    {0x0000ec00ff157b82ull, 0x000e220000000800ull}, {0x00006b00ff0877acull, 0x000e620008000a00ull},
+    {0x0000000000007919ull, 0x000ea20000002200ull}, {0x0000000000067919ull, 0x000eea0000002500ull},
+    {0x0000e800ff027b82ull, 0x000f220000000a00ull}, {0x00000000000c7919ull, 0x000e6e0000002100ull},
+    {0x00000000000a79c3ull, 0x000f300000008800ull}, {0x0000ea00ff047b82ull, 0x000f220000000a00ull},
+    {0x00000015120b7224ull, 0x001fc400078e02ffull}, {0x0000001500077224ull, 0x004fc600078e02ffull},
+    {0x000000040b0b7819ull, 0x000fca00000006ffull}, {0x00000010060a7824ull, 0x008fca00078e020bull},
+    {0x000000070a117210ull, 0x000fca0007ffe0ffull}, {0x00000001110d7824ull, 0x002fc800078e020cull},
+    {0x000000040d027825ull, 0x010fca00078e0202ull}, {0x000000000000794dull, 0x000fea0003800000ull},
+    {0xfffffffc00fc7947ull, 0x000fc0000383ffffull}, {0x0000000000007918ull, 0x000fc00000000000ull},
+};
+
+} // namespace
+
+TEST(Refinalize, OpeningRegionSharesByNeed) {
+  std::vector<u8> code = bytes_of(kRegionInput);
+  EXPECT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(kRegionNvlink));
 }
