@@ -268,6 +268,7 @@ private:
   std::string template_arg();
 
   const Type *type();
+  const Type *d_type();
   const Type *function_type(std::string exception_spec, bool any_lead = false);
   const Type *substitution();
   const Type *add(Type t);
@@ -895,6 +896,59 @@ const Type *Parser::substitution() {
   return t;
 }
 
+// D <code>: the builtin and compound types of the D prefix.
+const Type *Parser::d_type() {
+  Type t;
+  char d = peek(1);
+  pos_ += 2;
+  switch (d) {
+  case 'h': return named("__fp16");
+  case 'i': return named("char32_t");
+  case 's': return named("char16_t");
+  case 'u': return named("char8_t");
+  case 'a': return named("auto");
+  case 'c': return named("decltype(auto)");
+  case 'n': return named("std::nullptr_t");
+  case 'N': return named("__nullptr");
+  case 'F': {
+    if (consume("16b"))
+      return named("std::bfloat16_t");
+    std::string bits = digits();
+    if (consume('x') && (bits == "32" || bits == "64"))
+      return named("_Float" + bits + "x");
+    if (consume('_') && (bits == "16" || bits == "32" || bits == "64" || bits == "128"))
+      return named("_Float" + bits);
+    fail();
+  }
+  case 'p':
+    t.kind = Type::Kind::Pack;
+    t.of = type();
+    return add(std::move(t));
+  case 't':
+  case 'T': {
+    std::string e = expression();
+    expect('E');
+    t.text = d == 't' ? "decltype(" + e + ")" : "decltype((" + e + "))";
+    return add(std::move(t));
+  }
+  case 'v': { // GCC vector types, as EDG spells them
+    std::string n = digits();
+    expect('_');
+    std::string element = print(type());
+    t.text = element + " __attribute((vector_size(" + n + "*sizeof(" + element + ")))) ";
+    return add(std::move(t));
+  }
+  case 'o':
+    return function_type(" noexcept", true);
+  case 'O': {
+    std::string e = expression();
+    expect('E');
+    return function_type(" noexcept(" + e + ")", true);
+  }
+  default: fail();
+  }
+}
+
 const Type *Parser::type() {
   Nest nest(depth_);
   char c = peek();
@@ -914,56 +968,8 @@ const Type *Parser::type() {
       t.text += template_args();
     return add(std::move(t));
   }
-  case 'D': {
-    char d = peek(1);
-    pos_ += 2;
-    switch (d) {
-    case 'h': return named("__fp16");
-    case 'i': return named("char32_t");
-    case 's': return named("char16_t");
-    case 'u': return named("char8_t");
-    case 'a': return named("auto");
-    case 'c': return named("decltype(auto)");
-    case 'n': return named("std::nullptr_t");
-    case 'N': return named("__nullptr");
-    case 'F': {
-      if (consume("16b"))
-        return named("std::bfloat16_t");
-      std::string bits = digits();
-      if (consume('x') && (bits == "32" || bits == "64"))
-        return named("_Float" + bits + "x");
-      if (consume('_') && (bits == "16" || bits == "32" || bits == "64" || bits == "128"))
-        return named("_Float" + bits);
-      fail();
-    }
-    case 'p':
-      t.kind = Type::Kind::Pack;
-      t.of = type();
-      return add(std::move(t));
-    case 't':
-    case 'T': {
-      std::string e = expression();
-      expect('E');
-      t.text = d == 't' ? "decltype(" + e + ")" : "decltype((" + e + "))";
-      return add(std::move(t));
-    }
-    case 'v': { // GCC vector types, as EDG spells them
-      std::string n = digits();
-      expect('_');
-      std::string element = print(type());
-      t.text = element + " __attribute((vector_size(" + n + "*sizeof(" + element + ")))) ";
-      return add(std::move(t));
-    }
-    case 'o':
-      return function_type(" noexcept", true);
-    case 'O': {
-      std::string e = expression();
-      expect('E');
-      return function_type(" noexcept(" + e + ")", true);
-    }
-    default: fail();
-    }
-  }
+  case 'D':
+    return d_type();
   case 'r':
   case 'V':
   case 'K': {

@@ -526,13 +526,10 @@ struct Split {
   bool sp_group = false; // the stack-pointer load's sharers got index 6
 };
 
-std::optional<Split> split_pressure_share(std::vector<Insn> I) {
+// Straight-line prefix: up to the first branch, unpredicated EXIT or branch
+// target; nullopt for a branch whose target is not known.
+std::optional<size_t> straight_line_end(const std::vector<Insn> &I) {
   size_t n = I.size();
-  if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
-    return Split{std::move(I)};
-  const unsigned sp_sb = I[0].wr();
-  // Straight-line prefix: up to the first branch, unpredicated EXIT or branch
-  // target.
   size_t end = n;
   for (size_t i = 0; i < n; i++) {
     const Insn &f = I[i];
@@ -545,114 +542,89 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
       end = std::min(end, i);
     }
   }
-  struct Pending {
-    size_t insn;
-    unsigned sb;
-  };
-  std::vector<Pending> pend, pend_at_cand, pend_at_sharer, pend_at_second;
-  std::vector<size_t> sp_sharers; // take the stack-pointer load's index
-  std::optional<size_t> cand;     // shares one while all six are pending
-  bool sharer_with_5_free = false;
-  size_t pressure_shares = 0;
-  for (size_t i = 0; i < end; i++) {
-    const Insn &f = I[i];
-    std::erase_if(pend, [&](const Pending &p) { return f.wait() >> p.sb & 1; });
-    if (f.rd() != 7)
-      pend.push_back({i, f.rd()});
-    if (f.wr() == 7)
-      continue;
-    unsigned busy = 0;
-    bool sp = false;
-    for (const Pending &p : pend) {
-      busy |= 1u << p.sb;
-      sp |= p.insn == 0;
-    }
-    // (Only for lack of a free index: launch_params' k_lb, whose predicated
-    // LDC takes it with indices free, is not re-finalized by nvlink at all.)
-    // ptxas also shares the stack-pointer load's index with indices 0-4
-    // pending and 5 free (real-world corpus: haxpy, fwt, clenergy).
-    if (i > 0 && sp && f.wr() == sp_sb && (busy == 63 || busy == 31)) {
-      if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919)
-        return std::nullopt;
-      if (sp_sharers.empty())
-        pend_at_sharer = pend;
-      else if (sp_sharers.size() == 1)
-        pend_at_second = pend;
-      if (busy == 31)
-        sharer_with_5_free = true;
-      sp_sharers.push_back(i);
-    } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63) {
-      if (!cand) {
-        cand = i;
-        pend_at_cand = pend;
-      }
-      pressure_shares++;
-    }
-    pend.push_back({i, f.wr()});
-  }
-  if (!sp_sharers.empty()) {
-    // A share for lack of a free index before the first of them gets the
-    // freed index in nvlink's allocation, and they share it (probe s22); not
-    // modelled.
-    if (cand && *cand < sp_sharers.front())
-      return std::nullopt;
-    // With index 5 free at a sharer, nvlink gives a single sharer an index
-    // of its own (the one the stack-pointer load frees), waited on where the
-    // stack-pointer load was, whatever instruction waits there (fwt's
-    // @P0 BRA). Of two such sharers, the first does so and the second joins
-    // the lowest index pending there (real-world haxpy and golden case
-    // refin_sp_share_two: the LDCU at 0x90 joins the S2R at 0x10; in the
-    // golden case that is not the index whose next wait comes first).
-    if (sharer_with_5_free && sp_sharers.size() == 2) {
-      unsigned low = 7;
-      for (const Pending &q : pend_at_second)
-        if (q.insn != 0 && q.sb != sp_sb)
-          low = std::min(low, q.sb);
-      if (low == 7)
-        return std::nullopt;
-      I[sp_sharers[1]].w = low;
-      sp_sharers.pop_back();
-    }
-    if (sharer_with_5_free && sp_sharers.size() != 1)
-      return std::nullopt;
-    if (sharer_with_5_free) {
-      // (the general rule below)
-    } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, pend_at_sharer, end))
-      return Split{std::move(*joined), true};
-    for (size_t x : sp_sharers)
-      if (I[x].op() == 0x919)
-        return std::nullopt;
-    // They keep sharing among themselves on an index of their own (the one
-    // the stack-pointer load frees); the waits that retired them (with the
-    // stack-pointer load) now retire that index. Other shares for lack of a
-    // free index stay (probe q03). A single sharer whose wait is at a
-    // predicated EXIT or BRA joins another index instead
-    // (join_unread_sp_sharer, above); any other such wait is not modelled.
-    for (size_t x : sp_sharers)
-      I[x].w = 6;
-    size_t left = 0;
-    // A branch ending the straight-line prefix may carry the wait (fwt's
-    // @P0 BRA); its waits come before it leaves the prefix.
-    size_t last = end < n && is_branch(I[end]) ? end + 1 : end;
-    for (size_t i = sp_sharers.front(); i < last; i++) {
-      if (I[i].wait() >> sp_sb & 1 && left) {
-        if (I[i].op() == 0x94d)
-          return std::nullopt;
-        I[i].m |= 1u << 6;
-        left = 0;
-      }
-      if (std::find(sp_sharers.begin(), sp_sharers.end(), i) != sp_sharers.end())
-        left++;
-    }
-    if (left)
-      return std::nullopt;
-    return Split{std::move(I), true};
-  }
-  if (!cand)
-    return Split{std::move(I)};
-  size_t p = *cand;
-  if (pressure_shares != 1 || I[p].op() != 0x7ac)
+  return end;
+}
+
+struct PendingLoad {
+  size_t insn;
+  unsigned sb;
+};
+
+// The instructions that share the stack-pointer load's index for lack of a
+// free one (split_pressure_share, below), with what was pending at the first
+// and second of them.
+struct SpSharers {
+  std::vector<size_t> at;
+  std::vector<PendingLoad> pend_at_first, pend_at_second;
+  bool with_5_free = false;
+};
+
+std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_t end,
+                                      std::optional<size_t> cand, SpSharers sh) {
+  size_t n = I.size();
+  std::vector<size_t> &sp_sharers = sh.at;
+  const bool sharer_with_5_free = sh.with_5_free;
+  // A share for lack of a free index before the first of them gets the
+  // freed index in nvlink's allocation, and they share it (probe s22); not
+  // modelled.
+  if (cand && *cand < sp_sharers.front())
     return std::nullopt;
+  // With index 5 free at a sharer, nvlink gives a single sharer an index
+  // of its own (the one the stack-pointer load frees), waited on where the
+  // stack-pointer load was, whatever instruction waits there (fwt's
+  // @P0 BRA). Of two such sharers, the first does so and the second joins
+  // the lowest index pending there (real-world haxpy and golden case
+  // refin_sp_share_two: the LDCU at 0x90 joins the S2R at 0x10; in the
+  // golden case that is not the index whose next wait comes first).
+  if (sharer_with_5_free && sp_sharers.size() == 2) {
+    unsigned low = 7;
+    for (const PendingLoad &q : sh.pend_at_second)
+      if (q.insn != 0 && q.sb != sp_sb)
+        low = std::min(low, q.sb);
+    if (low == 7)
+      return std::nullopt;
+    I[sp_sharers[1]].w = low;
+    sp_sharers.pop_back();
+  }
+  if (sharer_with_5_free && sp_sharers.size() != 1)
+    return std::nullopt;
+  if (sharer_with_5_free) {
+    // (the general rule below)
+  } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, sh.pend_at_first, end))
+    return Split{std::move(*joined), true};
+  for (size_t x : sp_sharers)
+    if (I[x].op() == 0x919)
+      return std::nullopt;
+  // They keep sharing among themselves on an index of their own (the one
+  // the stack-pointer load frees); the waits that retired them (with the
+  // stack-pointer load) now retire that index. Other shares for lack of a
+  // free index stay (probe q03). A single sharer whose wait is at a
+  // predicated EXIT or BRA joins another index instead
+  // (join_unread_sp_sharer, above); any other such wait is not modelled.
+  for (size_t x : sp_sharers)
+    I[x].w = 6;
+  size_t left = 0;
+  // A branch ending the straight-line prefix may carry the wait (fwt's
+  // @P0 BRA); its waits come before it leaves the prefix.
+  size_t last = end < n && is_branch(I[end]) ? end + 1 : end;
+  for (size_t i = sp_sharers.front(); i < last; i++) {
+    if (I[i].wait() >> sp_sb & 1 && left) {
+      if (I[i].op() == 0x94d)
+        return std::nullopt;
+      I[i].m |= 1u << 6;
+      left = 0;
+    }
+    if (std::find(sp_sharers.begin(), sp_sharers.end(), i) != sp_sharers.end())
+      left++;
+  }
+  if (left)
+    return std::nullopt;
+  return Split{std::move(I), true};
+}
+
+// The single share for lack of a free index at `p` (an LDCU) moves to index 6.
+std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t end,
+                                        const std::vector<PendingLoad> &pend_at_cand) {
   // The wait that retires the shared index after the LDCU, in the
   // straight-line prefix: ptxas puts it at the first reader of either
   // producer.
@@ -669,7 +641,7 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     // (an LDCU, the only one pending there) moves to its own first reader
     // instead.
     std::optional<size_t> other;
-    for (const Pending &q : pend_at_cand)
+    for (const PendingLoad &q : pend_at_cand)
       if (q.sb == I[p].wr()) {
         if (other || q.insn == 0 || (I[q.insn].op() != 0x7ac && I[q.insn].op() != 0x919))
           return std::nullopt;
@@ -687,6 +659,64 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
   I[moved].w = 6;
   I[at].m |= 1u << 6;
   return Split{std::move(I)};
+}
+
+std::optional<Split> split_pressure_share(std::vector<Insn> I) {
+  if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
+    return Split{std::move(I)};
+  const unsigned sp_sb = I[0].wr();
+  auto prefix_end = straight_line_end(I);
+  if (!prefix_end)
+    return std::nullopt;
+  const size_t end = *prefix_end;
+  std::vector<PendingLoad> pend, pend_at_cand;
+  SpSharers sh;
+  std::vector<size_t> &sp_sharers = sh.at; // take the stack-pointer load's index
+  std::optional<size_t> cand; // shares one while all six are pending
+  size_t pressure_shares = 0;
+  for (size_t i = 0; i < end; i++) {
+    const Insn &f = I[i];
+    std::erase_if(pend, [&](const PendingLoad &p) { return f.wait() >> p.sb & 1; });
+    if (f.rd() != 7)
+      pend.push_back({i, f.rd()});
+    if (f.wr() == 7)
+      continue;
+    unsigned busy = 0;
+    bool sp = false;
+    for (const PendingLoad &p : pend) {
+      busy |= 1u << p.sb;
+      sp |= p.insn == 0;
+    }
+    // (Only for lack of a free index: launch_params' k_lb, whose predicated
+    // LDC takes it with indices free, is not re-finalized by nvlink at all.)
+    // ptxas also shares the stack-pointer load's index with indices 0-4
+    // pending and 5 free (real-world corpus: haxpy, fwt, clenergy).
+    if (i > 0 && sp && f.wr() == sp_sb && (busy == 63 || busy == 31)) {
+      if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919)
+        return std::nullopt;
+      if (sp_sharers.empty())
+        sh.pend_at_first = pend;
+      else if (sp_sharers.size() == 1)
+        sh.pend_at_second = pend;
+      if (busy == 31)
+        sh.with_5_free = true;
+      sp_sharers.push_back(i);
+    } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63) {
+      if (!cand) {
+        cand = i;
+        pend_at_cand = pend;
+      }
+      pressure_shares++;
+    }
+    pend.push_back({i, f.wr()});
+  }
+  if (!sp_sharers.empty())
+    return split_sp_sharers(std::move(I), sp_sb, end, cand, std::move(sh));
+  if (!cand)
+    return Split{std::move(I)};
+  if (pressure_shares != 1 || I[*cand].op() != 0x7ac)
+    return std::nullopt;
+  return split_single_share(std::move(I), *cand, end, pend_at_cand);
 }
 
 // The kernel's opening region, for kernels the whole-kernel path keeps
@@ -805,6 +835,29 @@ std::optional<std::vector<unsigned>> simulate(const std::vector<size_t> &prods,
 
 } // namespace prefix
 
+// Nothing is pending on entry to the opening region's end and nothing flows
+// back into the region, so the code after it is allocated from the same state
+// with or without the stack-pointer load: it keeps ptxas's controls
+// (measured: srad_cuda_2, whose later code the whole-kernel model does not
+// reproduce, keeps them in nvlink's output). The region's producers `rest`
+// take the indices `fresh`, waited on at `wait_at` (regroup_prefix, below).
+std::vector<Controls> regrouped_controls(const std::vector<Insn> &I, size_t region_end,
+                                         const std::vector<size_t> &rest,
+                                         const std::vector<unsigned> &fresh,
+                                         const std::vector<size_t> &wait_at) {
+  std::vector<Controls> out(I.size());
+  for (size_t i = 0; i < I.size(); i++)
+    out[i] = {I[i].wr(), I[i].rd(), I[i].wait()};
+  out[0] = {7, 7, 0};
+  for (size_t i = 1; i <= region_end; i++)
+    out[i].wait = 0;
+  for (size_t x = 0; x < rest.size(); x++) {
+    out[rest[x]].wr = fresh[x];
+    out[wait_at[x]].wait |= 1u << fresh[x];
+  }
+  return out;
+}
+
 std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, const char **why) {
   auto fail = [&](const char *w) -> std::optional<std::vector<Controls>> {
     *why = w;
@@ -815,18 +868,10 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
     return std::nullopt;
   // Straight-line prefix, as in split_pressure_share (a branch ending it may
   // carry waits).
-  size_t end = n;
-  for (size_t i = 0; i < n; i++) {
-    const Insn &f = I[i];
-    if (is_branch(f)) {
-      auto t = branch_target(i, f, n);
-      if (!t)
-        return fail("a branch target outside the code");
-      end = std::min(end, std::min(i, *t));
-    } else if (f.op() == 0x94d && f.pred() == 7) {
-      end = std::min(end, i);
-    }
-  }
+  auto prefix_end = straight_line_end(I);
+  if (!prefix_end)
+    return fail("a branch target outside the code");
+  const size_t end = *prefix_end;
   size_t last = end < n && is_branch(I[end]) ? end + 1 : end;
   struct Pending {
     size_t k; // position in prods
@@ -944,22 +989,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   for (size_t x = 0; x < rest.size(); x++)
     if (unsure[x + 1] && wait_at[x] >= rest_need[x])
       return fail("an LDCU of undecoded reader decides a wait"); // (hec-dct8x8 at sm_120 if its LDCU's reader were not decoded)
-  // Nothing is pending on entry to the region's end and nothing flows back
-  // into the region, so the code after it is allocated from the same state
-  // with or without the stack-pointer load: it keeps ptxas's controls
-  // (measured: srad_cuda_2, whose later code the whole-kernel model does not
-  // reproduce, keeps them in nvlink's output).
-  std::vector<Controls> out(n);
-  for (size_t i = 0; i < n; i++)
-    out[i] = {I[i].wr(), I[i].rd(), I[i].wait()};
-  out[0] = {7, 7, 0};
-  for (size_t i = 1; i <= *region_end; i++)
-    out[i].wait = 0;
-  for (size_t x = 0; x < rest.size(); x++) {
-    out[rest[x]].wr = (*fresh)[x];
-    out[wait_at[x]].wait |= 1u << (*fresh)[x];
-  }
-  return out;
+  return regrouped_controls(I, *region_end, rest, *fresh, wait_at);
 }
 
 std::optional<std::vector<Insn>> decode(std::span<const u8> code, bool sp_scoreboard) {
