@@ -86,6 +86,80 @@ std::vector<u32> texture_slot_permutation(u32 n) {
   return merge_sort_equal_keys(list);
 }
 
+namespace {
+
+// The code relocations against the slots resolved (their addresses
+// written), noting which functions reference which kinds.
+void resolve_slot_relocs(Context &ctx, const std::map<const OutputSymbol *, u64> &slot,
+                         std::set<const OutputSymbol *> &uses_any,
+                         std::set<const OutputSymbol *> &uses_sampler_kind) {
+  for (OutputSection *rel : ctx.out.sections) {
+    if (rel->kind != SectionKind::Reloc || rel->removed || !rel->target ||
+        rel->target->kind != SectionKind::Text || rel->merc)
+      continue;
+    OutputSection *text = rel->target;
+    std::vector<OutputReloc> kept;
+    for (const OutputReloc &r : rel->relocs) {
+      auto it = r.sym ? slot.find(r.sym) : slot.end();
+      if (it == slot.end()) {
+        kept.push_back(r);
+        continue;
+      }
+      if (text->func) {
+        uses_any.insert(text->func);
+        if (r.sym->type != STT_CUDA_TEXTURE)
+          uses_sampler_kind.insert(text->func);
+      }
+      const RelocDesc *desc = find_reloc(r.type);
+      u32 bytes = desc ? reloc_field_bytes(*desc) : 0;
+      if (!desc || r.offset > text->data.size() ||
+          bytes > text->data.size() - r.offset)
+        ctx.diag.fatal(
+            fmt::format("unsupported relocation against '{}' in section '{}'",
+                        r.sym->name, text->name));
+      RelocInputs in;
+      in.address = it->second + static_cast<u64>(r.addend);
+      in.implicit_addend = !rel->rela;
+      apply_reloc_fields(
+          *desc, std::span<u8>(text->data.data() + r.offset, bytes), in);
+    }
+    rel->relocs = std::move(kept);
+  }
+}
+
+// sm_100+: a kernel's parameter bank that takes slots, created now; returns
+// its RELA section.
+OutputSection *create_header_index_bank(Context &ctx, OutputSymbol *kernel, OutputSection *bank) {
+  // The bank is created as
+  // ".nv.constant.entry_image_header_indices.<k>" with a RELA section
+  // (names: .shstrtab bank then rela, .strtab rela then bank); it takes
+  // its ".nv.constant0.<k>" name back in finish_sections.
+  std::string_view final_name = bank->name;
+  std::erase(ctx.out.deferred_sections, bank);
+  ctx.out.deferred_by_name.erase(final_name);
+  std::string name = ".nv.constant.entry_image_header_indices." + std::string(final_name.substr(14));
+  bank->name = ctx.arena.save(name);
+  bank->symbol->name = bank->name;
+  register_section(ctx, bank, false);
+  OutputSection *rel = create_section(ctx, ".rela" + name, SHT_RELA, SHF_INFO_LINK, 8, kRelaSize);
+  rel->rela = true;
+  rel->target = bank;
+  add_section_symbol(ctx, bank);
+  ctx.out.header_index_banks.push_back({kernel, bank, rel, final_name});
+  // The kernel's records say the bindless texture and surface headers
+  // are in bank 0 (last, after the parameter-bank records).
+  if (OutputSection *info = find_section(ctx, ".nv.info." + std::string(kernel->name)))
+    for (u8 attr : {EIATTR_BINDLESS_TEXTURE_BANK, EIATTR_BINDLESS_SURFACE_BANK}) {
+      InfoRecord r;
+      r.format = EIFMT_BVAL;
+      r.attr = attr;
+      info->records.push_back(std::move(r));
+    }
+  return rel;
+}
+
+} // namespace
+
 void allocate_texture_slots(Context &ctx) {
   // The references, in symbol order.
   std::vector<OutputSymbol *> refs;
@@ -149,38 +223,7 @@ void allocate_texture_slots(Context &ctx) {
 
   // Which functions reference which kinds; the code relocations resolved.
   std::set<const OutputSymbol *> uses_any, uses_sampler_kind;
-  for (OutputSection *rel : ctx.out.sections) {
-    if (rel->kind != SectionKind::Reloc || rel->removed || !rel->target ||
-        rel->target->kind != SectionKind::Text || rel->merc)
-      continue;
-    OutputSection *text = rel->target;
-    std::vector<OutputReloc> kept;
-    for (const OutputReloc &r : rel->relocs) {
-      auto it = r.sym ? slot.find(r.sym) : slot.end();
-      if (it == slot.end()) {
-        kept.push_back(r);
-        continue;
-      }
-      if (text->func) {
-        uses_any.insert(text->func);
-        if (r.sym->type != STT_CUDA_TEXTURE)
-          uses_sampler_kind.insert(text->func);
-      }
-      const RelocDesc *desc = find_reloc(r.type);
-      u32 bytes = desc ? reloc_field_bytes(*desc) : 0;
-      if (!desc || r.offset > text->data.size() ||
-          bytes > text->data.size() - r.offset)
-        ctx.diag.fatal(
-            fmt::format("unsupported relocation against '{}' in section '{}'",
-                        r.sym->name, text->name));
-      RelocInputs in;
-      in.address = it->second + static_cast<u64>(r.addend);
-      in.implicit_addend = !rel->rela;
-      apply_reloc_fields(
-          *desc, std::span<u8>(text->data.data() + r.offset, bytes), in);
-    }
-    rel->relocs = std::move(kept);
-  }
+  resolve_slot_relocs(ctx, slot, uses_any, uses_sampler_kind);
 
   CalleeMap callees = callees_with_indirect(ctx);
   // A program with one kernel: uses in removed functions count too.
@@ -204,31 +247,7 @@ void allocate_texture_slots(Context &ctx) {
     bank->size = end;
     OutputSection *rel = nullptr;
     if (mercury) {
-      // sm_100+: the bank is created now, as
-      // ".nv.constant.entry_image_header_indices.<k>" with a RELA section
-      // (names: .shstrtab bank then rela, .strtab rela then bank); it takes
-      // its ".nv.constant0.<k>" name back in finish_sections.
-      std::string_view final_name = bank->name;
-      std::erase(ctx.out.deferred_sections, bank);
-      ctx.out.deferred_by_name.erase(final_name);
-      std::string name = ".nv.constant.entry_image_header_indices." + std::string(final_name.substr(14));
-      bank->name = ctx.arena.save(name);
-      bank->symbol->name = bank->name;
-      register_section(ctx, bank, false);
-      rel = create_section(ctx, ".rela" + name, SHT_RELA, SHF_INFO_LINK, 8, kRelaSize);
-      rel->rela = true;
-      rel->target = bank;
-      add_section_symbol(ctx, bank);
-      ctx.out.header_index_banks.push_back({kernel, bank, rel, final_name});
-      // The kernel's records say the bindless texture and surface headers
-      // are in bank 0 (last, after the parameter-bank records).
-      if (OutputSection *info = find_section(ctx, ".nv.info." + std::string(kernel->name)))
-        for (u8 attr : {EIATTR_BINDLESS_TEXTURE_BANK, EIATTR_BINDLESS_SURFACE_BANK}) {
-          InfoRecord r;
-          r.format = EIFMT_BVAL;
-          r.attr = attr;
-          info->records.push_back(std::move(r));
-        }
+      rel = create_header_index_bank(ctx, kernel, bank);
     } else {
       rel = reloc_section_for(ctx, bank, false);
       rel->flags = 0; // nvlink writes these without SHF_INFO_LINK

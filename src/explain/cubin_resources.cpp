@@ -36,6 +36,32 @@ std::array<u32, 3> three(const EiRecord &r) {
   return {r.payload_u32(0), r.payload_u32(1), r.payload_u32(2)};
 }
 
+// A record of a function's own .nv.info.<f> section.
+void apply_function_record(FunctionResources &owner, const EiRecord &r) {
+  bool sval = r.format == EIFMT_SVAL;
+  switch (r.attr) {
+  case EIATTR_NUM_BARRIERS:
+    owner.barriers = sval && r.payload.size() >= 4 ? r.payload_u32(0) : r.value;
+    break;
+  case EIATTR_MAX_THREADS:
+    if (sval && r.payload.size() >= 12)
+      owner.max_threads = three(r);
+    break;
+  case EIATTR_REQNTID:
+    if (sval && r.payload.size() >= 12)
+      owner.reqntid = three(r);
+    break;
+  case EIATTR_MAXREG_COUNT:
+    owner.max_registers = sval && r.payload.size() >= 4 ? r.payload_u32(0) : r.value;
+    break;
+  case EIATTR_CBANK_PARAM_SIZE:
+    owner.param_bytes = sval && r.payload.size() >= 4 ? r.payload_u32(0) : r.value;
+    break;
+  default:
+    break;
+  }
+}
+
 } // namespace
 
 CubinResources analyze_cubin_resources(const ElfFile &file) {
@@ -115,27 +141,7 @@ CubinResources analyze_cubin_resources(const ElfFile &file) {
           }
           continue;
         }
-        switch (r.attr) {
-        case EIATTR_NUM_BARRIERS:
-          owner->barriers = sval && r.payload.size() >= 4 ? r.payload_u32(0) : r.value;
-          break;
-        case EIATTR_MAX_THREADS:
-          if (sval && r.payload.size() >= 12)
-            owner->max_threads = three(r);
-          break;
-        case EIATTR_REQNTID:
-          if (sval && r.payload.size() >= 12)
-            owner->reqntid = three(r);
-          break;
-        case EIATTR_MAXREG_COUNT:
-          owner->max_registers = sval && r.payload.size() >= 4 ? r.payload_u32(0) : r.value;
-          break;
-        case EIATTR_CBANK_PARAM_SIZE:
-          owner->param_bytes = sval && r.payload.size() >= 4 ? r.payload_u32(0) : r.value;
-          break;
-        default:
-          break;
-        }
+        apply_function_record(*owner, r);
       }
     } else if (sec.name.starts_with(".nv.shared.") && !sec.name.starts_with(".nv.shared.reserved.")) {
       auto it = by_name.find(sec.name.substr(11));

@@ -1,0 +1,589 @@
+// sm_100+: the scoreboard rules for the straight-line code from a kernel's
+// start (refinalize_model.h): pressure shares on the stack-pointer load's
+// index and the opening region.
+#include "refinalize_model.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace dlink::refinalize_model {
+
+namespace {
+
+using sass::branch_target;
+using sass::is_branch;
+
+// Uniform-register operands: bits 32-39 of a UR form (0x2xx with 0x80, and
+// the 0xcxx and 0xexx forms); the IMAD family (0x2a4, 0x2a5) also bits
+// 64-71. Measured: the LDCU's destination appears there in the instruction
+// ptxas makes wait on it. nullopt: an opcode not decoded.
+std::optional<bool> reads_uniform(const Insn &f, unsigned reg, unsigned count) {
+  unsigned op = f.op(), form = op >> 9;
+  auto in = [&](unsigned v) { return v >= reg && v < reg + count; };
+  if (op == 0x7ac || op == 0xb82 || op == 0x9c3 || op == 0x919)
+    return false;
+  if ((form == 1 && (op & 0x80)) || form == 6 || form == 7) {
+    if (in(unsigned(f.lo >> 32 & 0xff)))
+      return true;
+    if ((op == 0x2a4 || op == 0x2a5) && in(unsigned(f.hi & 0xff)))
+      return true;
+    return false;
+  }
+  if (form == 1)
+    return false;
+  return std::nullopt;
+}
+
+// First instruction after the LDCU at `p` (before `end`) that reads its
+// destination; nullopt when there is none, an instruction on the way is not
+// decoded, or the destination is written again first.
+std::optional<size_t> first_uniform_reader(const std::vector<Insn> &I, size_t p, size_t end) {
+  if (I[p].op() != 0x7ac)
+    return std::nullopt;
+  unsigned size = unsigned(I[p].hi >> 8 & 0xff);
+  unsigned count = size == 0x08 ? 1 : size == 0x0a ? 2 : size == 0x0c ? 4 : 0;
+  if (!count)
+    return std::nullopt;
+  unsigned reg = unsigned(I[p].lo >> 16 & 0xff);
+  for (size_t i = p + 1; i < end; i++) {
+    const Insn &f = I[i];
+    auto r = reads_uniform(f, reg, count);
+    if (!r)
+      return std::nullopt;
+    if (*r)
+      return i;
+    unsigned d = unsigned(f.lo >> 16 & 0xff);
+    if ((f.op() == 0x7ac || f.op() == 0x9c3) && d + 4 > reg && d < reg + count)
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// A single producer on the stack-pointer load's index (taken while all six
+// are pending) whose shared wait sits at a predicated EXIT or BRA, which reads
+// no register: nvlink drops that wait and puts the producer on the index of
+// the pending producer whose next wait comes first, not counting a wait at the
+// very next instruction (memcpy_3d_device<unsigned long, 0, 0, *> at 0x80:
+// waits at 0x90 and 0xb0, joins 0xb0's; cg_grid's k_tiles at sm_100-sm_110,
+// the S2R at 0xb0: waits at 0xc0 and 0xd0, joins 0xd0's). Returns the input
+// with the producer moved to that index, nullopt when the case does not
+// apply.
+template <class PendingT>
+std::optional<std::vector<Insn>> join_unread_sp_sharer(std::vector<Insn> I,
+                                                       const std::vector<size_t> &sharers,
+                                                       const std::vector<PendingT> &pend,
+                                                       size_t end) {
+  if (sharers.size() != 1)
+    return std::nullopt;
+  const size_t s = sharers.front();
+  const unsigned sp_sb = I[0].wr();
+  // The wait that retires the sharer (with the stack-pointer load); a branch
+  // ending the straight-line prefix may carry it.
+  std::optional<size_t> w;
+  for (size_t i = s + 1; i <= end && i < I.size() && !w; i++)
+    if (I[i].wait() >> sp_sb & 1)
+      w = i;
+  if (!w || !(I[*w].op() == 0x94d || I[*w].op() == 0x947) || I[*w].pred() == 7)
+    return std::nullopt;
+  std::optional<size_t> best_at;
+  unsigned best_sb = 7;
+  for (const PendingT &q : pend) {
+    if (q.insn == 0 || q.sb == sp_sb)
+      continue;
+    std::optional<size_t> at;
+    for (size_t i = s + 1; i <= *w && !at; i++)
+      if (I[i].wait() >> q.sb & 1)
+        at = i;
+    if (!at)
+      return std::nullopt; // a pending producer retired after the EXIT/BRA
+    if (*at < s + 2 || *at == *w)
+      continue;
+    if (!best_at || *at < *best_at || (*at == *best_at && q.sb < best_sb)) {
+      best_at = at;
+      best_sb = q.sb;
+    }
+  }
+  if (!best_at)
+    return std::nullopt;
+  I[s].w = best_sb;
+  return I;
+}
+
+// For an S2R (0x919) whose shared wait at `wait` is dissolved: the next
+// instruction after it that waits on anything (up to `end`, a branch ending
+// the straight-line prefix included), provided no instruction in between names
+// the S2R's destination in bits 24-31, 32-39 or 64-71 (a conservative reader
+// test), the shared wait included. Measured: cg_grid's k_tiles at sm_120/sm_121, the S2R at 0x40 (R6,
+// read at 0x1b0), shared wait 0x140, nvlink waits at the predicated BRA at
+// 0x160 where ptxas waits on everything pending. nullopt otherwise.
+std::optional<size_t> next_wait_before_reader(const std::vector<Insn> &I, size_t q, size_t wait,
+                                              size_t end) {
+  if (I[q].op() != 0x919)
+    return std::nullopt;
+  unsigned d = unsigned(I[q].lo >> 16 & 0xff);
+  if (d == 0xff)
+    return std::nullopt;
+  // The shared wait itself must not read it either: then both are read there
+  // and nvlink keeps the share (probe e37 at sm_120, not modelled).
+  for (size_t i = wait; i <= end && i < I.size(); i++) {
+    if (i > wait && I[i].wait())
+      return i;
+    const Insn &f = I[i];
+    if ((f.lo >> 24 & 0xff) == d || (f.lo >> 32 & 0xff) == d || (f.hi & 0xff) == d)
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Straight-line prefix: up to the first branch, unpredicated EXIT or branch
+// target; nullopt for a branch whose target is not known.
+std::optional<size_t> straight_line_end(const std::vector<Insn> &I) {
+  size_t n = I.size();
+  size_t end = n;
+  for (size_t i = 0; i < n; i++) {
+    const Insn &f = I[i];
+    if (is_branch(f)) {
+      auto t = branch_target(i, f, n);
+      if (!t)
+        return std::nullopt;
+      end = std::min(end, std::min(i, *t));
+    } else if (f.op() == 0x94d && f.pred() == 7) {
+      end = std::min(end, i);
+    }
+  }
+  return end;
+}
+
+struct PendingLoad {
+  size_t insn;
+  unsigned sb;
+};
+
+// The instructions that share the stack-pointer load's index for lack of a
+// free one (split_pressure_share, below), with what was pending at the first
+// and second of them.
+struct SpSharers {
+  std::vector<size_t> at;
+  std::vector<PendingLoad> pend_at_first, pend_at_second;
+  bool with_5_free = false;
+};
+
+std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_t end,
+                                      std::optional<size_t> cand, SpSharers sh) {
+  size_t n = I.size();
+  std::vector<size_t> &sp_sharers = sh.at;
+  const bool sharer_with_5_free = sh.with_5_free;
+  // A share for lack of a free index before the first of them gets the
+  // freed index in nvlink's allocation, and they share it (probe s22); not
+  // modelled.
+  if (cand && *cand < sp_sharers.front())
+    return std::nullopt;
+  // With index 5 free at a sharer, nvlink gives a single sharer an index
+  // of its own (the one the stack-pointer load frees), waited on where the
+  // stack-pointer load was, whatever instruction waits there (fwt's
+  // @P0 BRA). Of two such sharers, the first does so and the second joins
+  // the lowest index pending there (real-world haxpy and golden case
+  // refin_sp_share_two: the LDCU at 0x90 joins the S2R at 0x10; in the
+  // golden case that is not the index whose next wait comes first).
+  if (sharer_with_5_free && sp_sharers.size() == 2) {
+    unsigned low = 7;
+    for (const PendingLoad &q : sh.pend_at_second)
+      if (q.insn != 0 && q.sb != sp_sb)
+        low = std::min(low, q.sb);
+    if (low == 7)
+      return std::nullopt;
+    I[sp_sharers[1]].w = low;
+    sp_sharers.pop_back();
+  }
+  if (sharer_with_5_free && sp_sharers.size() != 1)
+    return std::nullopt;
+  if (sharer_with_5_free) {
+    // (the general rule below)
+  } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, sh.pend_at_first, end))
+    return Split{std::move(*joined), true};
+  for (size_t x : sp_sharers)
+    if (I[x].op() == 0x919)
+      return std::nullopt;
+  // They keep sharing among themselves on an index of their own (the one
+  // the stack-pointer load frees); the waits that retired them (with the
+  // stack-pointer load) now retire that index. Other shares for lack of a
+  // free index stay (probe q03). A single sharer whose wait is at a
+  // predicated EXIT or BRA joins another index instead
+  // (join_unread_sp_sharer, above); any other such wait is not modelled.
+  for (size_t x : sp_sharers)
+    I[x].w = 6;
+  size_t left = 0;
+  // A branch ending the straight-line prefix may carry the wait (fwt's
+  // @P0 BRA); its waits come before it leaves the prefix.
+  size_t last = end < n && is_branch(I[end]) ? end + 1 : end;
+  for (size_t i = sp_sharers.front(); i < last; i++) {
+    if (I[i].wait() >> sp_sb & 1 && left) {
+      if (I[i].op() == 0x94d)
+        return std::nullopt;
+      I[i].m |= 1u << 6;
+      left = 0;
+    }
+    if (std::find(sp_sharers.begin(), sp_sharers.end(), i) != sp_sharers.end())
+      left++;
+  }
+  if (left)
+    return std::nullopt;
+  return Split{std::move(I), true};
+}
+
+// The single share for lack of a free index at `p` (an LDCU) moves to index 6.
+std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t end,
+                                        const std::vector<PendingLoad> &pend_at_cand) {
+  // The wait that retires the shared index after the LDCU, in the
+  // straight-line prefix: ptxas puts it at the first reader of either
+  // producer.
+  std::optional<size_t> wait;
+  for (size_t i = p + 1; i < end && !wait; i++)
+    if (I[i].wait() >> I[p].wr() & 1)
+      wait = i;
+  auto reader = first_uniform_reader(I, p, end);
+  if (!wait || !reader || *reader < *wait)
+    return std::nullopt;
+  size_t moved = p, at = *reader;
+  if (*reader == *wait) {
+    // The LDCU's reader is the shared wait: the other producer on that index
+    // (an LDCU, the only one pending there) moves to its own first reader
+    // instead.
+    std::optional<size_t> other;
+    for (const PendingLoad &q : pend_at_cand)
+      if (q.sb == I[p].wr()) {
+        if (other || q.insn == 0 || (I[q.insn].op() != 0x7ac && I[q.insn].op() != 0x919))
+          return std::nullopt;
+        other = q.insn;
+      }
+    if (!other)
+      return std::nullopt;
+    auto r = I[*other].op() == 0x7ac ? first_uniform_reader(I, *other, end)
+                                     : next_wait_before_reader(I, *other, *wait, end);
+    if (!r || *r <= *wait)
+      return std::nullopt;
+    moved = *other;
+    at = *r;
+  }
+  I[moved].w = 6;
+  I[at].m |= 1u << 6;
+  return Split{std::move(I)};
+}
+
+} // namespace
+
+std::optional<Split> split_pressure_share(std::vector<Insn> I) {
+  if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
+    return Split{std::move(I)};
+  const unsigned sp_sb = I[0].wr();
+  auto prefix_end = straight_line_end(I);
+  if (!prefix_end)
+    return std::nullopt;
+  const size_t end = *prefix_end;
+  std::vector<PendingLoad> pend, pend_at_cand;
+  SpSharers sh;
+  std::vector<size_t> &sp_sharers = sh.at; // take the stack-pointer load's index
+  std::optional<size_t> cand; // shares one while all six are pending
+  size_t pressure_shares = 0;
+  for (size_t i = 0; i < end; i++) {
+    const Insn &f = I[i];
+    std::erase_if(pend, [&](const PendingLoad &p) { return f.wait() >> p.sb & 1; });
+    if (f.rd() != 7)
+      pend.push_back({i, f.rd()});
+    if (f.wr() == 7)
+      continue;
+    unsigned busy = 0;
+    bool sp = false;
+    for (const PendingLoad &p : pend) {
+      busy |= 1u << p.sb;
+      sp |= p.insn == 0;
+    }
+    // (Only for lack of a free index: launch_params' k_lb, whose predicated
+    // LDC takes it with indices free, is not re-finalized by nvlink at all.)
+    // ptxas also shares the stack-pointer load's index with indices 0-4
+    // pending and 5 free (real-world corpus: haxpy, fwt, clenergy).
+    if (i > 0 && sp && f.wr() == sp_sb && (busy == 63 || busy == 31)) {
+      if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919)
+        return std::nullopt;
+      if (sp_sharers.empty())
+        sh.pend_at_first = pend;
+      else if (sp_sharers.size() == 1)
+        sh.pend_at_second = pend;
+      if (busy == 31)
+        sh.with_5_free = true;
+      sp_sharers.push_back(i);
+    } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63) {
+      if (!cand) {
+        cand = i;
+        pend_at_cand = pend;
+      }
+      pressure_shares++;
+    }
+    pend.push_back({i, f.wr()});
+  }
+  if (!sp_sharers.empty())
+    return split_sp_sharers(std::move(I), sp_sb, end, cand, std::move(sh));
+  if (!cand)
+    return Split{std::move(I)};
+  if (pressure_shares != 1 || I[*cand].op() != 0x7ac)
+    return std::nullopt;
+  return split_single_share(std::move(I), *cand, end, pend_at_cand);
+}
+
+namespace {
+
+namespace prefix {
+
+struct Group {
+  unsigned sb;
+  size_t need;  // the instruction whose wait retires it
+  bool certain; // a producer of that need is read there
+};
+
+// Indices of the region's producers (position in `prods`), or nullopt.
+std::optional<std::vector<unsigned>> simulate(const std::vector<size_t> &prods,
+                                              const std::vector<size_t> &need,
+                                              const std::vector<bool> &certain, unsigned K,
+                                              std::vector<size_t> *group_need) {
+  std::vector<Group> pend;
+  std::vector<unsigned> out;
+  for (size_t k = 0; k < prods.size(); k++) {
+    size_t i = prods[k];
+    std::erase_if(pend, [&](const Group &g) { return g.need <= i; });
+    unsigned busy = 0;
+    for (const Group &g : pend)
+      busy |= 1u << g.sb;
+    std::optional<unsigned> pick;
+    if (certain[k])
+      for (const Group &g : pend)
+        if (g.certain && g.need == need[k] && (!pick || g.sb < *pick))
+          pick = g.sb;
+    for (unsigned s = 0; s < K && !pick; s++)
+      if (!(busy >> s & 1))
+        pick = s;
+    if (!pick) {
+      // The pending index needed first at or after its own need.
+      const Group *best = nullptr;
+      for (const Group &g : pend)
+        if (g.need >= need[k] && (!best || g.need < best->need || (g.need == best->need && g.sb < best->sb)))
+          best = &g;
+      if (!best)
+        return std::nullopt;
+      pick = best->sb;
+    }
+    bool found = false;
+    for (Group &g : pend)
+      if (g.sb == *pick) {
+        if (need[k] < g.need)
+          g.certain = certain[k];
+        else if (need[k] == g.need)
+          g.certain = g.certain || certain[k];
+        g.need = std::min(g.need, need[k]);
+        found = true;
+      }
+    if (!found)
+      pend.push_back({*pick, need[k], certain[k]});
+    out.push_back(*pick);
+  }
+  if (group_need) {
+    // Each producer's wait: the earliest need of its index's group while it
+    // was pending (recomputed by a second pass).
+    group_need->assign(prods.size(), 0);
+    std::vector<std::pair<unsigned, std::vector<size_t>>> open; // sb -> members
+    std::vector<size_t> open_need;
+    pend.clear();
+    auto close = [&](size_t at) {
+      for (size_t g = 0; g < open.size();) {
+        if (open_need[g] <= at) {
+          for (size_t m : open[g].second)
+            (*group_need)[m] = open_need[g];
+          open.erase(open.begin() + ptrdiff_t(g));
+          open_need.erase(open_need.begin() + ptrdiff_t(g));
+        } else {
+          g++;
+        }
+      }
+    };
+    for (size_t k = 0; k < prods.size(); k++) {
+      close(prods[k]);
+      bool joined = false;
+      for (size_t g = 0; g < open.size(); g++)
+        if (open[g].first == out[k]) {
+          open[g].second.push_back(k);
+          open_need[g] = std::min(open_need[g], need[k]);
+          joined = true;
+        }
+      if (!joined) {
+        open.push_back({out[k], {k}});
+        open_need.push_back(need[k]);
+      }
+    }
+    close(SIZE_MAX);
+  }
+  return out;
+}
+
+} // namespace prefix
+
+// Nothing is pending on entry to the opening region's end and nothing flows
+// back into the region, so the code after it is allocated from the same state
+// with or without the stack-pointer load: it keeps ptxas's controls
+// (measured: srad_cuda_2, whose later code the whole-kernel model does not
+// reproduce, keeps them in nvlink's output). The region's producers `rest`
+// take the indices `fresh`, waited on at `wait_at` (regroup_prefix, below).
+std::vector<Controls> regrouped_controls(const std::vector<Insn> &I, size_t region_end,
+                                         const std::vector<size_t> &rest,
+                                         const std::vector<unsigned> &fresh,
+                                         const std::vector<size_t> &wait_at) {
+  std::vector<Controls> out(I.size());
+  for (size_t i = 0; i < I.size(); i++)
+    out[i] = {I[i].wr(), I[i].rd(), I[i].wait()};
+  out[0] = {7, 7, 0};
+  for (size_t i = 1; i <= region_end; i++)
+    out[i].wait = 0;
+  for (size_t x = 0; x < rest.size(); x++) {
+    out[rest[x]].wr = fresh[x];
+    out[wait_at[x]].wait |= 1u << fresh[x];
+  }
+  return out;
+}
+
+} // namespace
+
+std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, const char **why) {
+  auto fail = [&](const char *w) -> std::optional<std::vector<Controls>> {
+    *why = w;
+    return std::nullopt;
+  };
+  size_t n = I.size();
+  if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
+    return std::nullopt;
+  // Straight-line prefix, as in split_pressure_share (a branch ending it may
+  // carry waits).
+  auto prefix_end = straight_line_end(I);
+  if (!prefix_end)
+    return fail("a branch target outside the code");
+  const size_t end = *prefix_end;
+  size_t last = end < n && is_branch(I[end]) ? end + 1 : end;
+  struct Pending {
+    size_t k; // position in prods
+    unsigned sb;
+  };
+  std::vector<size_t> prods;            // instruction of each producer (the first: the load)
+  std::vector<size_t> need;             // its retiring instruction
+  std::vector<Pending> pend;
+  std::optional<size_t> region_end;
+  for (size_t i = 0; i < last && !region_end; i++) {
+    const Insn &f = I[i];
+    for (const Pending &p : pend)
+      if (f.wait() >> p.sb & 1)
+        need[p.k] = i;
+    std::erase_if(pend, [&](const Pending &p) { return f.wait() >> p.sb & 1; });
+    if (i > 0 && pend.empty()) {
+      region_end = i;
+      break;
+    }
+    if (f.rd() != 7)
+      return fail("a read scoreboard before its end");
+    if (f.wr() == 7)
+      continue;
+    if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919 && f.op() != 0x9c3)
+      return fail("a producer other than LDC, LDCU, S2R, S2UR before its end");
+    pend.push_back({prods.size(), f.wr()});
+    prods.push_back(i);
+    need.push_back(SIZE_MAX);
+  }
+  if (!region_end || prods.size() < 2)
+    return fail("not closed before the first branch");
+  // A producer's need: ptxas's wait on it, except that an LDCU sharing an
+  // index is needed at its first reader (hec-dct8x8's LDCU at 0x20, read at
+  // 0xc0 but waited at 0xb0 with the S2R at 0x60 in ptxas's code: nvlink
+  // waits at 0xc0). Certain: its destination is read there (an LDCU's by the
+  // uniform-operand forms, another's named in bits 24-31, 32-39 or 64-71);
+  // only producers of a certain need join one another with indices free
+  // (srad_cuda_2's LDC at 0x60 does not join the LDCU at 0x30, waited at
+  // the same 0x100 in ptxas's code but not read there as far as decoded).
+  std::vector<bool> certain(prods.size(), false), unsure(prods.size(), false);
+  bool unread_sp_sharer = false;
+  for (size_t x = 1; x < prods.size(); x++) {
+    size_t p = prods[x];
+    // A sharer of the stack-pointer load's index waited on (with it) by a
+    // predicated EXIT or BRA, which reads no register (checked below).
+    if (I[p].wr() == I[0].wr() && need[x] == need[0] &&
+        (is_branch(I[need[x]]) || I[need[x]].op() == 0x94d))
+      unread_sp_sharer = true;
+    bool shared = false;
+    for (size_t y = 1; y < prods.size(); y++)
+      shared |= y != x && I[prods[y]].wr() == I[p].wr() && need[y] == need[x];
+    if (I[p].op() == 0x7ac) {
+      auto r = first_uniform_reader(I, p, last);
+      // (A reader not found, for an opcode not decoded on the way: ptxas's
+      // wait stands, not certain, and only while another producer's earlier
+      // need decides where nvlink waits on it; srad_cuda_2's LDCU at 0x30.)
+      if (r && *r == need[x])
+        certain[x] = true;
+      else if (shared && r && *r < need[x])
+        return fail("an LDCU read before its wait");
+      else if (shared && r)
+        need[x] = *r;
+      else if (shared)
+        unsure[x] = true;
+      continue;
+    }
+    const Insn &w = I[need[x]];
+    unsigned d = I[p].dest();
+    certain[x] = d != 0xff && ((w.lo >> 24 & 0xff) == d || (w.lo >> 32 & 0xff) == d || (w.hi & 0xff) == d);
+  }
+  // The region's controls for a simulation of `ps` (wait at each group's
+  // earliest need).
+  auto region_controls = [&](const std::vector<size_t> &ps, const std::vector<unsigned> &sb,
+                             const std::vector<size_t> &wait_at) {
+    std::vector<Controls> c(*region_end + 1);
+    for (size_t i = 0; i <= *region_end; i++)
+      c[i] = {i < *region_end ? 7u : I[i].wr(), I[i].rd(), 0};
+    for (size_t x = 0; x < ps.size(); x++) {
+      c[ps[x]].wr = sb[x];
+      c[wait_at[x]].wait |= 1u << sb[x];
+    }
+    return c;
+  };
+  std::optional<unsigned> K;
+  for (unsigned k : {5u, 6u}) {
+    std::vector<size_t> wait_at;
+    auto self = prefix::simulate(prods, need, certain, k, &wait_at);
+    if (!self)
+      continue;
+    auto c = region_controls(prods, *self, wait_at);
+    bool same = true;
+    for (size_t i = 0; same && i <= *region_end; i++)
+      same = c[i] == Controls{I[i].wr(), I[i].rd(), I[i].wait()};
+    if (same) {
+      K = k;
+      break;
+    }
+  }
+  if (!K)
+    return fail("ptxas's allocation of it not reproduced");
+  // With all six taken, nvlink moves a stack-pointer sharer waited on at a
+  // predicated EXIT or BRA elsewhere (join_unread_sp_sharer; cs-nvml-
+  // matrixMul's S2UR at 0x70, waited on at the @P0 BRA at 0xb0, joins the
+  // index retired at 0x80 with 5 free); not modelled. With 5 free it keeps
+  // that wait on its own index, as the rule gives (rod-dwt2d's LDCU at 0x50,
+  // the fwt rule above).
+  if (*K == 6 && unread_sp_sharer)
+    return fail("a stack-pointer sharer waited on at a predicated EXIT or BRA with all six taken");
+  std::vector<size_t> rest(prods.begin() + 1, prods.end()), rest_need(need.begin() + 1, need.end());
+  std::vector<bool> rest_certain(certain.begin() + 1, certain.end());
+  std::vector<size_t> wait_at;
+  auto fresh = prefix::simulate(rest, rest_need, rest_certain, *K, &wait_at);
+  if (!fresh)
+    return fail("no index to join");
+  for (size_t x = 0; x < rest.size(); x++)
+    if (unsure[x + 1] && wait_at[x] >= rest_need[x])
+      return fail("an LDCU of undecoded reader decides a wait"); // (hec-dct8x8 at sm_120 if its LDCU's reader were not decoded)
+  return regrouped_controls(I, *region_end, rest, *fresh, wait_at);
+}
+
+} // namespace dlink::refinalize_model
