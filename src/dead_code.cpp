@@ -116,26 +116,19 @@ void find_live_functions(Context &ctx) {
                           : std::string_view();
     };
     const ElfSection &sec = obj->elf.sections[*cg];
-    i64 block = 0;
-    for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
-      u32 a = read_le<u32>(sec.data.data() + k);
-      i32 b = read_le<i32>(sec.data.data() + k + 4);
-      if (a == 0 && b < 0) {
-        block = -i64{b}; // (i64: a marker of INT_MIN must not overflow)
-        continue;
-      }
+    for_each_call_entry(sec, true, [&](i64 block, u32 a, i32 b) {
       if (a == 0 || a >= obj->symbols.size())
-        continue;
+        return;
       if (block == 2)
         taken.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
       else if (!weak_copy_held(ctx, *obj, obj->symbols[a]))
-        continue; // a losing weak copy's calls do not count
+        return; // a losing weak copy's calls do not count
       else if (block == 3)
         sites.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
       else if (block == 1 && static_cast<u32>(b) < obj->symbols.size())
         edges[key_of(*obj, obj->symbols[a])].push_back(
             key_of(*obj, obj->symbols[static_cast<u32>(b)]));
-    }
+    });
   }
   // Pruning by host references keeps every kernel whose address is taken
   // (a kernel launched from the device) as a root; -kernels-used only keeps

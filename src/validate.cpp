@@ -145,14 +145,7 @@ void check_cubin(const InputObject &obj) {
       if (s.link == 0 || !is_symtab(elf.sections[s.link].type))
         corrupt(fmt::format("section {} has no symbol table", i));
       const ElfSection &strtab = elf.sections[elf.sections[s.link].link];
-      i64 block = 0;
-      for (size_t k = 0; k + 8 <= s.data.size(); k += 8) {
-        u32 a = read_le<u32>(s.data.data() + k);
-        i32 b = read_le<i32>(s.data.data() + k + 4);
-        if (s.type == SHT_CUDA_CALLGRAPH && a == 0 && b < 0) {
-          block = -i64{b}; // (i64: INT_MIN must not overflow)
-          continue;
-        }
+      for_each_call_entry(s, s.type == SHT_CUDA_CALLGRAPH, [&](i64 block, u32 a, i32 b) {
         if (a >= nsym)
           corrupt(fmt::format("section {} names a missing symbol", i));
         bool string_field = s.type == SHT_CUDA_PROTOTYPE || block == 2 || block == 3;
@@ -160,7 +153,7 @@ void check_cubin(const InputObject &obj) {
           string_at(strtab, static_cast<u32>(b)); // throws when out of range
         else if (static_cast<u32>(b) >= nsym)
           corrupt(fmt::format("section {} names a missing symbol", i));
-      }
+      });
     }
   }
 }

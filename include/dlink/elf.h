@@ -195,6 +195,26 @@ struct ElfFile {
 // shared/global/reserved-shared sections of relocatable cubins, are not.
 bool occupies_file_space(const ElfSection &sec);
 
+// The 8-byte entries (a, b) of a relocatable cubin's .nv.callgraph or
+// .nv.prototype section, in order, as fn(block, a, b). With `blocks` (a
+// .nv.callgraph) an entry (0, -n) starts block n and is not passed on
+// (1: a calls b; 2: a's address is taken, b its prototype string; 3: a has
+// an indirect call site of prototype b; 4: b is an indirect-call target of
+// a); block is 0 before the first marker and in a .nv.prototype.
+template <class F>
+void for_each_call_entry(const ElfSection &sec, bool blocks, F &&fn) {
+  i64 block = 0;
+  for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
+    u32 a = read_le<u32>(sec.data.data() + k);
+    i32 b = read_le<i32>(sec.data.data() + k + 4);
+    if (blocks && a == 0 && b < 0) {
+      block = -i64{b}; // (i64: a marker of INT_MIN must not overflow)
+      continue;
+    }
+    fn(block, a, b);
+  }
+}
+
 // Parses `bytes` (which must outlive the result; normally arena-owned).
 // Every offset and size is bounds-checked; malformed input throws InputError.
 ElfFile read_elf(std::span<const u8> bytes);

@@ -18,14 +18,7 @@ namespace dlink {
 void InputMerger::merge_callgraph(const ElfSection &in) {
   OutputModel &out = ctx_.out;
   const ElfSection &strtab = obj_.elf.sections.at(obj_.elf.find_section(".strtab").value_or(0));
-  i64 block = 0;
-  for (size_t k = 0; k + 8 <= in.data.size(); k += 8) {
-    u32 a = read_le<u32>(in.data.data() + k);
-    i32 b = read_le<i32>(in.data.data() + k + 4);
-    if (a == 0 && b < 0) {
-      block = -i64{b}; // (i64: a marker of INT_MIN must not overflow)
-      continue;
-    }
+  for_each_call_entry(in, true, [&](i64 block, u32 a, i32 b) {
     switch (block) {
     case 1:
       // A weak copy replaced by a later input's keeps its edges (caller
@@ -65,7 +58,7 @@ void InputMerger::merge_callgraph(const ElfSection &in) {
     default:
       break;
     }
-  }
+  });
 }
 
 void InputMerger::merge_prototypes(const ElfSection &in) {
@@ -114,19 +107,10 @@ void collect_prototype_strings(Context &ctx) {
       if ((!callgraph && sec.type != SHT_CUDA_PROTOTYPE) || sec.link >= obj->elf.sections.size())
         continue;
       const ElfSection &strtab = obj->elf.sections[obj->elf.sections[sec.link].link];
-      i64 block = 0;
-      for (size_t k = 0; k + 8 <= sec.data.size(); k += 8) {
-        u32 a = read_le<u32>(sec.data.data() + k);
-        i32 b = read_le<i32>(sec.data.data() + k + 4);
-        if (!callgraph) {
+      for_each_call_entry(sec, callgraph, [&](i64 block, u32, i32 b) {
+        if (!callgraph || block == 2 || block == 3)
           intern(string_at(strtab, static_cast<u32>(b)));
-          continue;
-        }
-        if (a == 0 && b < 0)
-          block = -i64{b}; // (i64: a marker of INT_MIN must not overflow)
-        else if (block == 2 || block == 3)
-          intern(string_at(strtab, static_cast<u32>(b)));
-      }
+      });
     }
   }
 }
