@@ -161,50 +161,32 @@ private:
     if (!archive && bytes.size() < kMinInputSize)
       diag().fatal(fmt::format(nvlink_msg::kCouldNotOpenInputFile, path));
 
-    switch (extension_of(path)) {
-    case Ext::None:
+    switch (classify_file(path, bytes)) {
+    case FileKind::Ignored:
       return;
-    case Ext::Cubin:
-      if (!has_elf_magic(bytes))
-        diag().fatal("cubin not an elf?");
-      if (!is_cuda_elf(bytes))
-        diag().fatal("cubin not a device elf?");
+    case FileKind::CubinNotElf:
+      diag().fatal("cubin not an elf?");
+    case FileKind::CubinNotDevice:
+      diag().fatal("cubin not a device elf?");
+    case FileKind::NotFatbin:
+      diag().fatal(nvlink_msg::kFatbinWrongFormat);
+    case FileKind::PtxNotRecognized:
+      diag().error(nvlink_msg::kBinaryFormatNotRecognized);
+      diag().fatal(nvlink_msg::kFatbinaryError);
+    case FileKind::Cubin:
       read_cubin_file(path, bytes);
       return;
-    case Ext::Fatbin:
-      if (!is_fatbin(bytes))
-        diag().fatal(nvlink_msg::kFatbinWrongFormat);
+    case FileKind::Fatbin:
       read_fatbin_file(path, bytes);
       return;
-    case Ext::Ptx:
-      if (is_cuda_elf(bytes)) {
-        read_cubin_file(path, bytes);
-      } else if (is_fatbin(bytes)) {
-        read_fatbin_file(path, bytes);
-      } else if (is_ptx_text(bytes)) {
-        read_ptx_file(path, bytes);
-      } else {
-        diag().error(nvlink_msg::kBinaryFormatNotRecognized);
-        diag().fatal(nvlink_msg::kFatbinaryError);
-      }
+    case FileKind::PtxText:
+      read_ptx_file(path, bytes);
       return;
-    case Ext::O:
-      if (is_cuda_elf(bytes))
-        read_cubin_file(path, bytes);
-      else if (is_host_object_file(bytes))
-        read_host_object(path, bytes, false, is_cudadevrt_name(path));
-      else if (archive)
-        read_archive_file(path, bytes, st);
+    case FileKind::HostObject:
+      read_host_object(path, bytes, false, is_cudadevrt_name(path));
       return;
-    case Ext::So:
-      if (archive)
-        read_archive_file(path, bytes, st);
-      return;
-    case Ext::Other:
-      if (is_host_object_file(bytes))
-        read_host_object(path, bytes, false, is_cudadevrt_name(path));
-      else if (archive)
-        read_archive_file(path, bytes, st);
+    case FileKind::Archive:
+      read_archive_file(path, bytes, st);
       return;
     }
   }

@@ -178,6 +178,36 @@ void Prefetch::run(Context &ctx) {
   }
 }
 
+FileKind classify_file(std::string_view path, std::span<const u8> bytes) {
+  switch (extension_of(path)) {
+  case Ext::None:
+    return FileKind::Ignored;
+  case Ext::Cubin:
+    if (!has_elf_magic(bytes))
+      return FileKind::CubinNotElf;
+    return is_cuda_elf(bytes) ? FileKind::Cubin : FileKind::CubinNotDevice;
+  case Ext::Fatbin:
+    return is_fatbin(bytes) ? FileKind::Fatbin : FileKind::NotFatbin;
+  case Ext::Ptx:
+    if (is_cuda_elf(bytes))
+      return FileKind::Cubin;
+    if (is_fatbin(bytes))
+      return FileKind::Fatbin;
+    return is_ptx_text(bytes) ? FileKind::PtxText : FileKind::PtxNotRecognized;
+  case Ext::O:
+    if (is_cuda_elf(bytes))
+      return FileKind::Cubin;
+    [[fallthrough]];
+  case Ext::Other:
+    if (is_host_object_file(bytes))
+      return FileKind::HostObject;
+    [[fallthrough]];
+  case Ext::So:
+    return is_archive(bytes) ? FileKind::Archive : FileKind::Ignored;
+  }
+  return FileKind::Ignored;
+}
+
 void Prefetch::add_units(Context &ctx, Arena &scratch, const std::string &path,
                          std::span<const u8> bytes, std::vector<Unit> &units) {
   if (bytes.size() < kMinInputSize)
@@ -199,42 +229,24 @@ void Prefetch::add_units(Context &ctx, Arena &scratch, const std::string &path,
       if (!is_cuda_elf(m.data) && is_host_object_file(m.data))
         add(Kind::Host, m.data);
   };
-  switch (extension_of(path)) {
-  case Ext::None:
+  switch (classify_file(path, bytes)) {
+  case FileKind::Cubin:
+    add(Kind::Cubin, bytes);
     return;
-  case Ext::Cubin:
-    if (is_cuda_elf(bytes))
-      add(Kind::Cubin, bytes);
+  case FileKind::Fatbin:
+    add(Kind::Fatbin, bytes);
     return;
-  case Ext::Fatbin:
-    if (is_fatbin(bytes))
-      add(Kind::Fatbin, bytes);
+  case FileKind::PtxText:
+    add(Kind::PtxText, bytes);
     return;
-  case Ext::Ptx:
-    if (is_cuda_elf(bytes))
-      add(Kind::Cubin, bytes);
-    else if (is_fatbin(bytes))
-      add(Kind::Fatbin, bytes);
-    else if (is_ptx_text(bytes))
-      add(Kind::PtxText, bytes);
+  case FileKind::HostObject:
+    add(Kind::Host, bytes);
     return;
-  case Ext::O:
-    if (is_cuda_elf(bytes))
-      add(Kind::Cubin, bytes);
-    else if (is_host_object_file(bytes))
-      add(Kind::Host, bytes);
-    else
-      archive();
-    return;
-  case Ext::So:
+  case FileKind::Archive:
     archive();
     return;
-  case Ext::Other:
-    if (is_host_object_file(bytes))
-      add(Kind::Host, bytes);
-    else
-      archive();
-    return;
+  default:
+    return; // nothing read, or an error the reader reports
   }
 }
 

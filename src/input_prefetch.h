@@ -35,6 +35,15 @@ bool is_host_object_file(std::span<const u8> b);
 // PTX text: after blanks and comments, the ".version" directive.
 bool is_ptx_text(std::span<const u8> bytes);
 
+// What a command-line file is, by its extension and its bytes, as nvlink
+// decides it; the reader in link order (which reports the errors) and the
+// prefetch (which skips them) both ask this. Ignored: nothing is read.
+enum class FileKind {
+  Ignored, Cubin, Fatbin, PtxText, HostObject, Archive,
+  CubinNotElf, CubinNotDevice, NotFatbin, PtxNotRecognized, // errors
+};
+FileKind classify_file(std::string_view path, std::span<const u8> bytes);
+
 // The whole of a regular file, mapped (owned by `arena`), or nullopt.
 std::optional<std::span<const u8>> map_file(Arena &arena, const std::string &path);
 
