@@ -156,6 +156,7 @@ TEST_F(LinkPipeline, UnopenableSideFilesAreFatalAndLeaveNoOutput) {
   const std::string missing = (dir_ / "no" / "such" / "file").string();
   fs::create_directories(dir_ / "a_directory");
   std::ofstream(dir_ / "empty.uidx").close();
+  std::ofstream(dir_ / "text.uidx") << "not an index\n";
   struct Case {
     std::vector<std::string> extra;
     std::string message;
@@ -166,6 +167,9 @@ TEST_F(LinkPipeline, UnopenableSideFilesAreFatalAndLeaveNoOutput) {
       {{"-uidx", missing}, "nvlink fatal   : Could not open input file '" + missing + "'\n"},
       {{"-uidx", (dir_ / "empty.uidx").string()},
        "nvlink fatal   : Could not read file '" + (dir_ / "empty.uidx").string() + "'\n"},
+      {{"-uidx", "/dev/zero"}, "nvlink fatal   : Could not read file '/dev/zero'\n"},
+      {{"-uidx", (dir_ / "a_directory").string()}, "nvlink fatal   : Memory allocation failure\n"},
+      {{"-uidx", (dir_ / "text.uidx").string()}, "nvlink fatal   : Internal error: not uidx input\n"},
   };
   for (const Case &c : cases) {
     std::string err;
