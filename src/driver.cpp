@@ -61,9 +61,6 @@ void check_command_line(Context &ctx) {
   if (!ctx.opts.threads.empty() && ctx.opts.threads[0] == '-')
     ctx.diag.fatal(fmt::format("--threads {}: expected a positive number (0: every core)", ctx.opts.threads));
   check_relocatable_command_line(ctx);
-  // -r and -g each match nvlink; together they were never measured.
-  if (ctx.opts.debug && ctx.opts.relocatable)
-    ctx.diag.fatal("-r together with -g is not supported by dlink yet");
   check_uidx_file(ctx);
 }
 
