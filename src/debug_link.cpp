@@ -36,9 +36,10 @@ void check_debug_link(Context &ctx) {
     }
   }
   for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
-    if (!sym->debug_shared_symbol || sym->namespace_shared || sym->dynamic_then_defined)
-      ctx.diag.fatal("-g (debug link) with namespace-scope, sized extern or device-function "
-                     "__shared__ variables is not supported by dlink yet");
+    if (!sym->debug_shared_symbol || sym->dynamic_then_defined)
+      ctx.diag.fatal("-g (debug link) with a dynamic __shared__ array that an input defines, or "
+                     "with -suppress-debug-info and a device function's own __shared__ variables, "
+                     "is not supported by dlink yet");
 }
 
 void place_debug_shared_symbols(Context &ctx) {
@@ -55,18 +56,39 @@ void place_debug_shared_symbols(Context &ctx) {
           starts[r.sym].insert(it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second);
         }
   for (const auto &[name, sym] : ctx.out.extern_shared_by_name) {
-    if (!sym->debug_shared_symbol)
-      continue;
+    if (!sym->debug_shared_symbol || sym->namespace_shared)
+      continue; // (namespace-scope variables: placed by layout_shared)
     const std::set<u64> &at = starts[sym];
     if (at.size() > 1)
       ctx.diag.fatal(fmt::format("-g (debug link) with extern __shared__ array '{}' starting at "
                                  "different offsets in the kernels using it is not supported by "
                                  "dlink yet",
                                  sym->name));
-    sym->value = (at.empty() ? 0 : *at.begin()) +
-                 (ctx.arch.is_mercury() ? reserved_shared_bytes(ctx) : 0);
+    sym->value = at.empty() ? 0 : *at.begin(); // (.symtab adds debug_shared_symbol_bias)
     sym->size = 0;
   }
+}
+
+u64 debug_shared_symbol_bias(const Context &ctx, const OutputSymbol &sym, bool program_wide) {
+  if (ctx.opts.relocatable || sym.is_section_symbol || !sym.section)
+    return 0;
+  bool shifted = (sym.bind == STB_LOCAL && sym.section->kind == SectionKind::Shared) ||
+                 sym.namespace_shared ||
+                 // (dynamic arrays: on sm_100+, and on sm_90 once a namespace-scope
+                 // variable is program-wide: probes v0-v2, shared_order)
+                 (sym.debug_shared_symbol && sym.extern_shared &&
+                  (ctx.arch.is_mercury() || program_wide));
+  return shifted ? reserved_shared_bytes(ctx) : 0;
+}
+
+u64 debug_shared_variables_end(const Context &ctx) {
+  u64 end = 0;
+  if (ctx.opts.debug)
+    for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
+      if (sym->namespace_shared && !sym->removed && sym->section &&
+          sym->section->kind == SectionKind::DebugShared)
+        end = std::max(end, sym->value + sym->size);
+  return end;
 }
 
 } // namespace dlink

@@ -46,4 +46,15 @@ void check_debug_link(Context &ctx);
 // window is laid out. No-op without -g.
 void place_debug_shared_symbols(Context &ctx);
 
+// What .symtab adds to a __shared__ symbol's offset: the reserved prefix
+// for a kernel's own variables (-g, not -r), namespace-scope ones, and
+// dynamic arrays on sm_100+ or once a namespace-scope variable is
+// program-wide (program_wide: debug_shared_variables_end() > 0).
+u64 debug_shared_symbol_bias(const Context &ctx, const OutputSymbol &sym, bool program_wide);
+
+// -g: the end of the program-wide namespace-scope __shared__ variables
+// (symbols of .nv_debug.shared), which .nv_debug.shared covers after the
+// reserved prefix; 0 without -g.
+u64 debug_shared_variables_end(const Context &ctx);
+
 } // namespace dlink

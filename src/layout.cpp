@@ -156,6 +156,15 @@ void layout_dynamic_shared(Context &ctx) {
   }
 }
 
+// The largest alignment of the inputs' .nv_debug.shared sections.
+u64 inputs_debug_shared_align(const Context &ctx) {
+  u64 align = 1;
+  for (const InputObject *obj : ctx.inputs)
+    if (const ElfSection *sec = obj->elf.section_named(".nv_debug.shared"))
+      align = std::max<u64>(align, sec->addralign);
+  return align;
+}
+
 // Namespace-scope __shared__ variables (and a device function's own
 // __shared__ ones) get one offset for the whole program, since a device
 // function's code is shared by all its callers. Measured rules
@@ -196,8 +205,6 @@ void layout_shared(Context &ctx) {
         sec->align = place_shared_variables(sec);
     return;
   }
-  if (OutputSection *debug = find_section(ctx, ".nv_debug.shared"); debug && !dynamic)
-    debug->removed = true;
 
   std::multimap<const OutputSymbol *, const OutputSymbol *> users; // var -> function
   for (OutputSection *sec : ctx.out.sections)
@@ -228,13 +235,22 @@ void layout_shared(Context &ctx) {
   std::vector<u64> namespace_end(kernels.size(), 0);
   std::vector<std::vector<OutputSymbol *>> only_here(kernels.size());
   for (OutputSymbol *v : vars) {
-    if (!v->namespace_shared || (!users.count(v) && !v->referenced_by_dead_code))
+    if (!v->namespace_shared)
       continue;
+    if (!users.count(v) && !v->referenced_by_dead_code) {
+      if (v->debug_shared_symbol) { // (-g: no symbol, no name, for a variable no code uses)
+        v->value = ~u64{0}; // (its DWARF location: all ones, after the reserved prefix)
+        forget_symbol(ctx, v);
+      }
+      continue;
+    }
     std::set<size_t> set = kernel_set(v);
     for (size_t k : set)
       kernels[k].first->uses_namespace_shared = true;
     if (set.size() == 1) {
       only_here[*set.begin()].push_back(v);
+      if (v->debug_shared_symbol) // (-g: its symbol is in the kernel's section)
+        v->section = kernels[*set.begin()].first;
       continue;
     }
     program_wide = true;
@@ -263,6 +279,14 @@ void layout_shared(Context &ctx) {
     placed.push_back({at, v->value + v->size, set});
     for (size_t k : set)
       namespace_end[k] = std::max(namespace_end[k], v->value + v->size);
+  }
+  // (.nv_debug.shared stays for a dynamic array; -g keeps it for the
+  // program-wide variables' symbols too, aligned as the inputs' copies.)
+  if (OutputSection *debug = find_section(ctx, ".nv_debug.shared"); debug && !dynamic) {
+    if (ctx.opts.debug && program_wide)
+      debug->align = inputs_debug_shared_align(ctx);
+    else
+      debug->removed = true;
   }
   // Each kernel's own variables and those only it uses follow its
   // program-wide ones.
@@ -461,7 +485,9 @@ void layout_memory(Context &ctx) {
       // Its variables were laid out into the kernels' sections; it only marks
       // the dynamic shared window (sm_100+: after the reserved prefix).
       // (-g: on every target; sm_75-89 have none.)
-      sec->size = ctx.arch.is_mercury() || ctx.opts.debug ? reserved_shared_bytes(ctx) : 0;
+      sec->size = ctx.arch.is_mercury() || ctx.opts.debug
+                      ? reserved_shared_bytes(ctx) + debug_shared_variables_end(ctx)
+                      : 0;
       sec->type = SHT_NOBITS;
       break;
     case SectionKind::Global:

@@ -97,6 +97,18 @@ void add_local_symbol(Context &ctx, OutputSymbol *sym) {
   (ctx.out.closed ? ctx.out.late_locals : ctx.out.locals).push_back(sym);
 }
 
+void forget_symbol(Context &ctx, OutputSymbol *sym) {
+  sym->removed = true;
+  OutputModel &out = ctx.out;
+  std::erase(out.globals, sym);
+  if (std::erase(out.locals, sym) + std::erase(out.late_locals, sym)) {
+    // (create_local added the name itself, the arena copy: found by address)
+    auto same = [&](std::string_view n) { return n.data() == sym->name.data(); };
+    std::erase_if(out.strtab_names, same);
+    std::erase_if(out.strtab_late_names, same);
+  }
+}
+
 void add_section_symbol(Context &ctx, OutputSection *sec) {
   add_strtab_name(ctx, sec->name);
   add_local_symbol(ctx, sec->symbol);

@@ -157,7 +157,9 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       }
       RelocInputs in;
       u64 s = r.sym ? relocation_symbol_value(ctx, *r.sym) : 0;
-      if (r.sym && r.sym->extern_shared) {
+      // (A dynamic array: its start in the function's kernels; from DWARF,
+      // -g's symbol offset.)
+      if (r.sym && r.sym->extern_shared && !(r.sym->debug_shared_symbol && !target->func)) {
         auto it = ctx.out.dynamic_shared_offset.find(target->func);
         s = it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second;
         if (r.sym->dynamic_then_defined)

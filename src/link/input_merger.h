@@ -227,7 +227,8 @@ private:
   // kernel's static shared memory; nvlink records them with a
   // .nv_debug.shared section instead of symbols (created by the first
   // shared symbol that is not a sized `extern`).
-  OutputSymbol *extern_shared_symbol(std::string_view name, bool creates_section = true);
+  OutputSymbol *extern_shared_symbol(std::string_view name, bool creates_section = true,
+                                     bool sized = false);
 
   // Local variables. Shared variables, a kernel's parameter-bank symbol and
   // nameless locals stay internal (they never reach the output); the others
@@ -290,6 +291,7 @@ private:
   bool references_bound_texture(const ElfReloc &r) const;
 
   // Whether nvlink also creates the REL twin of RELA section `in`.
+  bool drops_weak_copy_debug_record(const ElfSection &in, const ElfReloc &r) const;
   bool wants_rel_twin(const ElfSection &in, const std::vector<ElfReloc> &relocs) const;
 
   void merge_relocs(const ElfSection &in);

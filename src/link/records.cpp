@@ -178,6 +178,16 @@ bool InputMerger::references_bound_texture(const ElfReloc &r) const {
   return r.sym && r.sym < obj_.symbols.size() && is_bound_texture_type(obj_.symbols[r.sym].type());
 }
 
+// A later copy of a weak function: its debug records go, without clearing
+// (the name resolves to the first copy); its -G .debug_info and .debug_loc
+// entries keep theirs (DW_AT_low_pc/high_pc, location ranges, now the kept
+// copy's: measured with glink_3tu's twice<int> and glink_nvcc's clampv<int>,
+// with and without -g).
+bool InputMerger::drops_weak_copy_debug_record(const ElfSection &in, const ElfReloc &r) const {
+  return r.sym && r.sym < obj_.symbols.size() && !(in_section(in.info).flags & SHF_ALLOC) &&
+         !keeps_weak_copy_relocs(in_section(in.info).name) && debug_copy_dropped(r.sym);
+}
+
 bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfReloc> &relocs) const {
   // nvlink also creates the REL twin of a RELA section when a relocation
   // without addend follows the section's first relocation (measured over
@@ -186,9 +196,20 @@ bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfRelo
   // over the Mercury twin's relocations, which can hold more (one against
   // .nv.reservedSmem.cap before a shared-memory reference) and none for
   // values resolved into the capsule.
+  // (A later weak copy's debug records, which merge_relocs drops, take no
+  // part: weak_debug_line_twin.)
   auto plain = [](const ElfReloc &r) { return r.addend == 0; };
-  const std::vector<ElfReloc> twin_relocs = mercury_twin_relocs(ctx_, obj_, in.name);
-  const std::vector<ElfReloc> &order = twin_relocs.empty() ? relocs : twin_relocs;
+  std::vector<ElfReloc> counted;
+  std::set<std::string_view> dropped;
+  for (const ElfReloc &r : relocs)
+    if (!drops_weak_copy_debug_record(in, r))
+      counted.push_back(r);
+    else
+      dropped.insert(obj_.symbols[r.sym].name);
+  const std::vector<ElfReloc> twin_relocs = mercury_twin_relocs(ctx_, obj_, in.name, dropped);
+  bool has_twin = !twin_relocs.empty() ||
+                  (!dropped.empty() && !mercury_twin_relocs(ctx_, obj_, in.name).empty());
+  const std::vector<ElfReloc> &order = has_twin ? twin_relocs : counted;
   bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
   // (sm_100+ input without Mercury relocations: also when every relocation
   // has no addend, unless it is a lone one against a bound texture
@@ -196,7 +217,7 @@ bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfRelo
   auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
   bool lone_resolved = relocs.size() == 1 && (references_bound_texture(relocs.front()) ||
                                               references_constant_variable(relocs.front()));
-  bool all_plain = ctx_.arch.is_mercury() && twin_relocs.empty() && no_addend > 0 &&
+  bool all_plain = ctx_.arch.is_mercury() && !has_twin && no_addend > 0 &&
                    static_cast<size_t>(no_addend) == relocs.size() && !lone_resolved;
   return plain_after_first || all_plain;
 }
@@ -238,13 +259,7 @@ void InputMerger::merge_relocs(const ElfSection &in) {
     // exist for exactly that case (R_CUDA_UNUSED_CLEAR*).
     bool known = r.sym && r.sym < obj_.symbols.size();
     bool dead_target = known && !is_live_function(ctx_, obj_, r.sym);
-    // A later copy of a weak function: its debug records go, without
-    // clearing (the name resolves to the first copy); its -G .debug_info
-    // and .debug_loc entries keep theirs (DW_AT_low_pc/high_pc, location
-    // ranges, now the kept copy's: measured with glink_3tu's twice<int>
-    // and glink_nvcc's clampv<int>, with and without -g).
-    if (known && !(in_section(in.info).flags & SHF_ALLOC) &&
-        !keeps_weak_copy_relocs(in_section(in.info).name) && debug_copy_dropped(r.sym))
+    if (drops_weak_copy_debug_record(in, r))
       continue;
     if (dead_target && r.type != 0x48 && r.type != 0x49)
       continue;

@@ -199,7 +199,7 @@ void InputMerger::merge_other_symbols() {
       // fields; docs/notes/diagnostics.md).
       // A sized `extern` seen after the dynamic one leaves it dynamic (an
       // ordinary dynamic array: the window after the static data).
-      OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size);
+      OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size, s.size != 0);
       auto prior = ctx_.out.shared_declarations.find(s.name);
       const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
                                  !prior->second.size && !prior->second.defined;
@@ -377,7 +377,7 @@ void InputMerger::check_shared_declaration(const ElfSymbol &s) {
   decl.size = s.size;
 }
 
-OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool creates_section) {
+OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool creates_section, bool sized) {
   if (creates_section && !find_section(ctx_, ".nv_debug.shared")) {
     OutputSection *sec =
         create_section(ctx_, ".nv_debug.shared", SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC, 16);
@@ -387,7 +387,7 @@ OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool crea
   if (auto it = map.find(name); it != map.end())
     return it->second;
   OutputSymbol *sym = nullptr;
-  if (ctx_.opts.debug && creates_section && name.find('\x1f') == std::string_view::npos) {
+  if (ctx_.opts.debug && (creates_section || sized) && name.find('\x1f') == std::string_view::npos) {
     // -g: the array is a global symbol of .nv_debug.shared (debug_link.h),
     // in the global array from here on; never found by name (a variable
     // of the same name in another memory space is an error of its own).
@@ -417,6 +417,16 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
       s.shndx < obj_.elf.sections.size() && in_section(s.shndx).name == ".nv_debug.shared") {
     std::string key = fmt::format("{}\x1f{}", s.name, obj_.index); // locals are per input
     OutputSymbol *sym = extern_shared_symbol(key);
+    if (ctx_.opts.debug && !ctx_.opts.suppress_debug_info && !sym->debug_shared_symbol) {
+      // -g: a local OBJECT symbol of its own name, created here
+      // (debug_link.h); the layout still finds it by the per-input key.
+      OutputSymbol *local = create_local(ctx_, s.name);
+      local->type = STT_OBJECT;
+      local->section = sym->section ? sym->section : find_section(ctx_, ".nv_debug.shared");
+      local->debug_shared_symbol = true;
+      ctx_.out.extern_shared_by_name[sym->name] = local;
+      sym = local;
+    }
     sym->extern_shared = false;
     sym->namespace_shared = true;
     sym->size = s.size;
@@ -517,7 +527,8 @@ void resolve_undefined(Context &ctx) {
   // (Reported in the order the symbols were first seen.)
   std::vector<std::pair<u32, std::string>> errors;
   for (OutputSymbol *sym : ctx.out.globals) {
-    if (sym->defined())
+    // (-g's __shared__ symbols: sized declarations are checked below.)
+    if (sym->defined() || sym->debug_shared_symbol)
       continue;
     // (A relocatable link's output makes these references global: the
     // final link treats them the same; docs/notes/relocatable.md.)

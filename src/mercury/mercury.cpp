@@ -159,7 +159,9 @@ private:
       out->merc.info =
           ElfSymbol::make_info(out->bind, reserved ? u8{STT_CUDA_VARIABLE} : m.type());
       out->merc.other = m.other;
-      out->merc.value = m.value;
+      // (-g's __shared__ symbols: their laid-out offset, or a dynamic
+      // array's start.)
+      out->merc.value = out->debug_shared_symbol ? out->value : m.value;
       out->merc.size = m.size;
     }
   }

@@ -2,6 +2,7 @@
 #include "output/synthetic.h"
 
 #include "layout.h"
+#include "debug_link.h"
 #include "mercury/output.h"
 #include "output_model.h"
 
@@ -346,6 +347,7 @@ void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
   const StringTable &strtab = layout.strtab;
   syms_.assign(1, ElfSymbol{});
   syms_[0].value = ctx.out.null_symbol_value;
+  const bool program_wide = debug_shared_variables_end(ctx) > 0;
   // .symtab_shndx (extended numbering only): the section index of a symbol
   // whose st_shndx is SHN_XINDEX; for the others, nvlink's own number of
   // the symbol's section (never updated to the final index).
@@ -375,13 +377,10 @@ void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
     }
     e.shndx = static_cast<u16>(shndx);
     e.value = sym->is_section_symbol ? 0 : sym->value;
-    // -g: a kernel's own __shared__ variables stay local symbols; .symtab
-    // gives their address in the kernel's window, after the reserved prefix
-    // (their relocations use the offset). -r keeps them as the inputs have
-    // them (relocatable.h).
-    if (!ctx.opts.relocatable && sym->bind == STB_LOCAL && !sym->is_section_symbol && sym->section &&
-        sym->section->kind == SectionKind::Shared)
-      e.value += reserved_shared_bytes(ctx);
+    // -g: __shared__ symbols give their address in the kernel's window,
+    // after the reserved prefix (their relocations use the offset). -r
+    // keeps them as the inputs have them (relocatable.h).
+    e.value += debug_shared_symbol_bias(ctx, *sym, program_wide);
     e.size = sym->size;
     syms_.push_back(e);
   }
