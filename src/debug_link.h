@@ -13,6 +13,9 @@
 //   * .nv.prototype keeps the entries of functions nothing calls (output/finish_sections.cpp);
 //   * a kernel's own __shared__ variables stay local symbols, at their offset
 //     after the reserved shared prefix (merge.cpp, output/synthetic.cpp);
+//     namespace-scope and device-function ones keep symbols where the layout
+//     put them, in the kernel's section or .nv_debug.shared (link/symbols.cpp,
+//     layout.cpp layout_shared, place_debug_shared_symbols below);
 //   * PTX inputs are compiled with ptxas -g (ptx_jit.cpp);
 //   * sm_100+: no kernel is re-finalized (mercury/refinalize.cpp);
 //   * .note.nv.tkinfo names the output (basename of -o) and records the input
