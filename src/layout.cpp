@@ -118,11 +118,15 @@ std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels_
 void layout_dynamic_shared(Context &ctx) {
   constexpr u64 kDynamicSharedAlign = 16;
   std::set<const OutputSymbol *> users;
+  std::map<const OutputSymbol *, std::set<const OutputSymbol *>> users_of; // -g: array -> functions
   for (OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::Reloc && sec->target && sec->target->func)
       for (const OutputReloc &r : sec->relocs)
-        if (r.sym && r.sym->extern_shared && !r.sym->dynamic_then_defined)
+        if (r.sym && r.sym->extern_shared && !r.sym->dynamic_then_defined) {
           users.insert(sec->target->func);
+          if (r.sym->debug_shared_symbol)
+            users_of[r.sym].insert(sec->target->func);
+        }
   if (users.empty())
     return;
   auto kernels = kernels_by_shared_section(ctx);
@@ -137,10 +141,22 @@ void layout_dynamic_shared(Context &ctx) {
   }
   // A function's code has one address for the array: the largest start of
   // the kernels reaching it, and each of those kernels grows to it, until
-  // nothing changes.
+  // nothing changes. (-g: the array's symbol has one address too, so every
+  // function using it takes the largest start among them: probe dd.cu,
+  // global_shared.)
   auto &offset = ctx.out.dynamic_shared_offset;
   for (bool changed = true; changed;) {
     changed = false;
+    for (const auto &[array, fns] : users_of) {
+      u64 start = 0;
+      for (const OutputSymbol *f : fns)
+        start = std::max(start, offset[f]);
+      for (const OutputSymbol *f : fns)
+        if (offset[f] < start) {
+          offset[f] = start;
+          changed = true;
+        }
+    }
     for (auto &[shared, reached] : kernels)
       for (const OutputSymbol *f : reached)
         if (users.count(f) && offset[f] < shared->size) {
