@@ -55,9 +55,12 @@ FunctionKey key_of(const InputObject &obj, const ElfSymbol &sym) {
 
 KernelFilter kernel_filter(const Context &ctx) {
   KernelFilter f;
-  // -g: every kernel stays (-kernels-used and host references ignored).
-  if (ctx.opts.debug)
+  // -g: every kernel stays (-kernels-used and host references ignored);
+  // with -suppress-debug-info they are applied, but remove nothing
+  // (mode-sweep -- -g -suppress-debug-info: kernels_used, dlink_host_prune).
+  if (ctx.opts.debug && !ctx.opts.suppress_debug_info)
     return f;
+
   if (!ctx.opts.kernels_used.empty() || !ctx.opts.variables_used.empty()) {
     f.mode = KernelFilter::Mode::KernelsUsed;
     for (const std::string &p : ctx.opts.kernels_used)

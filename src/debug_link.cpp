@@ -1,6 +1,7 @@
 // nvlink -g (debug_link.h).
 #include "debug_link.h"
 
+#include "dead_code.h"
 #include "layout.h"
 #include "output_model.h"
 
@@ -23,6 +24,22 @@ bool compiled_with_device_debug(const InputObject &obj) {
 void check_debug_link(Context &ctx) {
   if (!ctx.opts.debug)
     return;
+  // -suppress-debug-info brings back part of the kernel pruning of a link
+  // without -g (a kernel the filter leaves out loses records) without
+  // removing code: not measured far enough (mode-sweep -- -g -suppress-debug-info: kernels_used_none,
+  // dlink_host_prune, glink_nvcc).
+  if (ctx.opts.suppress_debug_info) {
+    KernelFilter filter = kernel_filter(ctx);
+    if (filter.mode != KernelFilter::Mode::All)
+      for (const InputObject *obj : ctx.inputs)
+        for (const ElfSymbol &s : obj->symbols)
+          if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && (s.other & STO_CUDA_ENTRY) &&
+              !filter.keeps(s.name))
+            ctx.diag.fatal(fmt::format(
+                "-g -suppress-debug-info with a kernel that -kernels-used or host-reference "
+                "pruning leaves out ('{}') is not supported by dlink yet",
+                s.name));
+  }
   if (ctx.arch.is_mercury()) {
     for (const InputObject *obj : ctx.inputs) {
       if (compiled_with_device_debug(*obj))
@@ -35,15 +52,10 @@ void check_debug_link(Context &ctx) {
               s.name, obj->name));
     }
   }
-  for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
-    if (!sym->debug_shared_symbol || sym->dynamic_then_defined)
-      ctx.diag.fatal("-g (debug link) with a dynamic __shared__ array that an input defines, or "
-                     "with -suppress-debug-info and a device function's own __shared__ variables, "
-                     "is not supported by dlink yet");
 }
 
 void place_debug_shared_symbols(Context &ctx) {
-  if (!ctx.opts.debug)
+  if (!debug_shared_symbols(ctx))
     return;
   // The functions whose code refers to each array, and the array's start in
   // them (layout_dynamic_shared).
@@ -65,7 +77,8 @@ void place_debug_shared_symbols(Context &ctx) {
                                  "dlink yet",
                                  sym->name));
     sym->value = at.empty() ? 0 : *at.begin(); // (.symtab adds debug_shared_symbol_bias)
-    sym->size = 0;
+    if (!sym->dynamic_then_defined) // (one an input defines: the defined size)
+      sym->size = 0;
   }
 }
 
@@ -83,7 +96,7 @@ u64 debug_shared_symbol_bias(const Context &ctx, const OutputSymbol &sym, bool p
 
 u64 debug_shared_variables_end(const Context &ctx) {
   u64 end = 0;
-  if (ctx.opts.debug)
+  if (debug_shared_symbols(ctx))
     for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
       if (sym->namespace_shared && !sym->removed && sym->section &&
           sym->section->kind == SectionKind::DebugShared)

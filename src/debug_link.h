@@ -38,6 +38,13 @@ namespace dlink {
 // No-op without -g.
 void check_debug_link(Context &ctx);
 
+// -g without -suppress-debug-info: __shared__ variables and arrays become
+// symbols (with -suppress-debug-info nvlink handles shared memory as a link
+// without -g does: glink_suppress, probes v0, v2, dd.cu).
+inline bool debug_shared_symbols(const Context &ctx) {
+  return ctx.opts.debug && !ctx.opts.suppress_debug_info;
+}
+
 // -g: an `extern __shared__` array (dynamic shared memory) is a global
 // OBJECT symbol of .nv_debug.shared (whose section symbol stays and whose
 // size is the reserved shared prefix, sm_90+), created where the merge

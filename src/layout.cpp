@@ -254,10 +254,12 @@ void layout_shared(Context &ctx) {
     if (!v->namespace_shared)
       continue;
     if (!users.count(v) && !v->referenced_by_dead_code) {
-      if (v->debug_shared_symbol) { // (-g: no symbol, no name, for a variable no code uses)
-        v->value = ~u64{0}; // (its DWARF location: all ones, after the reserved prefix)
+      // A variable no code uses: its -G DWARF location is all ones (plus
+      // the input's addend, the reserved prefix) and -g gives it no symbol
+      // and no name (glink_namespace_shared, gdebug_unused_shared).
+      v->value = ~u64{0};
+      if (v->debug_shared_symbol)
         forget_symbol(ctx, v);
-      }
       continue;
     }
     std::set<size_t> set = kernel_set(v);
@@ -299,7 +301,7 @@ void layout_shared(Context &ctx) {
   // (.nv_debug.shared stays for a dynamic array; -g keeps it for the
   // program-wide variables' symbols too, aligned as the inputs' copies.)
   if (OutputSection *debug = find_section(ctx, ".nv_debug.shared"); debug && !dynamic) {
-    if (ctx.opts.debug && program_wide)
+    if (debug_shared_symbols(ctx) && program_wide)
       debug->align = inputs_debug_shared_align(ctx);
     else
       debug->removed = true;
@@ -501,7 +503,7 @@ void layout_memory(Context &ctx) {
       // Its variables were laid out into the kernels' sections; it only marks
       // the dynamic shared window (sm_100+: after the reserved prefix).
       // (-g: on every target; sm_75-89 have none.)
-      sec->size = ctx.arch.is_mercury() || ctx.opts.debug
+      sec->size = ctx.arch.is_mercury() || debug_shared_symbols(ctx)
                       ? reserved_shared_bytes(ctx) + debug_shared_variables_end(ctx)
                       : 0;
       sec->type = SHT_NOBITS;

@@ -215,7 +215,8 @@ std::vector<std::string> ptxas_arguments(const Context &ctx, std::string_view en
   // nvlink -g compiles every PTX input for debugging (its JIT cubins carry
   // "-g" in their tkinfo note and full DWARF; PTX without .loc/.file draws
   // ptxas's ".debug_abbrev section not found" warnings, as with nvlink).
-  if (ctx.opts.debug && std::find(args.begin(), args.end(), "-g") == args.end())
+  if (ctx.opts.debug && !ctx.opts.suppress_debug_info &&
+      std::find(args.begin(), args.end(), "-g") == args.end())
     args.push_back("-g");
   for (const std::string &o : ctx.opts.xptxas)
     args.push_back(o);

@@ -15,6 +15,7 @@
 #include "relocate.h"
 
 #include "dlink/reloc_types.h"
+#include "debug_link.h"
 #include "elf/dwarf_frame.h"
 #include "layout.h"
 #include "relocatable.h"
@@ -157,13 +158,18 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       }
       RelocInputs in;
       u64 s = r.sym ? relocation_symbol_value(ctx, *r.sym) : 0;
-      // (A dynamic array: its start in the function's kernels; from DWARF,
-      // -g's symbol offset.)
-      if (r.sym && r.sym->extern_shared && !(r.sym->debug_shared_symbol && !target->func)) {
-        auto it = ctx.out.dynamic_shared_offset.find(target->func);
-        s = it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second;
-        if (r.sym->dynamic_then_defined)
-          s = ~u64{0}; // (merge: nvlink's all-ones address)
+      // A dynamic array: its start in the function's kernels. From DWARF
+      // (no function): -g's symbol offset, else all ones, as there is no
+      // one address (probes v0 with -G, sm_90 and sm_100).
+      if (r.sym && r.sym->extern_shared) {
+        if (!target->func) {
+          s = r.sym->debug_shared_symbol ? r.sym->value : ~u64{0};
+        } else {
+          auto it = ctx.out.dynamic_shared_offset.find(target->func);
+          s = it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second;
+        }
+        if (r.sym->dynamic_then_defined) // (merge: nvlink's all-ones address; -g: the
+          s = debug_shared_symbols(ctx) ? 0 : ~u64{0}; // symbol's, 0 in .nv_debug.shared)
       }
       in.address = s + r.bias + static_cast<u64>(r.addend);
       in.bank = r.sym ? constant_bank(r.sym->section) : 0;

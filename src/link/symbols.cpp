@@ -7,6 +7,7 @@
 #include "dlink/reloc_types.h"
 
 #include "dead_code.h"
+#include "debug_link.h"
 #include "elf/dwarf_frame.h"
 #include "output_model.h"
 #include "relocatable.h"
@@ -207,6 +208,8 @@ void InputMerger::merge_other_symbols() {
         sym->def_order = (u64(obj_.index) << 32) | i;
       check_shared_declaration(s);
       if (s.shndx != SHN_UNDEF && dynamic_first) {
+        if (debug_shared_symbols(ctx_)) // (-g: its symbol has the defined size)
+          sym->size = std::max(sym->size, s.size);
         sym->dynamic_then_defined = true;
         sym->extern_shared = true;
         sym->namespace_shared = false;
@@ -381,13 +384,13 @@ OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool crea
   if (creates_section && !find_section(ctx_, ".nv_debug.shared")) {
     OutputSection *sec =
         create_section(ctx_, ".nv_debug.shared", SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC, 16);
-    sec->symbol->removed = !ctx_.opts.debug; // (-g: debug_link.h)
+    sec->symbol->removed = !debug_shared_symbols(ctx_); // (-g: debug_link.h)
   }
   auto &map = ctx_.out.extern_shared_by_name;
   if (auto it = map.find(name); it != map.end())
     return it->second;
   OutputSymbol *sym = nullptr;
-  if (ctx_.opts.debug && (creates_section || sized) && name.find('\x1f') == std::string_view::npos) {
+  if (debug_shared_symbols(ctx_) && (creates_section || sized) && name.find('\x1f') == std::string_view::npos) {
     // -g: the array is a global symbol of .nv_debug.shared (debug_link.h),
     // in the global array from here on; never found by name (a variable
     // of the same name in another memory space is an error of its own).
@@ -417,7 +420,7 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
       s.shndx < obj_.elf.sections.size() && in_section(s.shndx).name == ".nv_debug.shared") {
     std::string key = fmt::format("{}\x1f{}", s.name, obj_.index); // locals are per input
     OutputSymbol *sym = extern_shared_symbol(key);
-    if (ctx_.opts.debug && !ctx_.opts.suppress_debug_info && !sym->debug_shared_symbol) {
+    if (debug_shared_symbols(ctx_) && !sym->debug_shared_symbol) {
       // -g: a local OBJECT symbol of its own name, created here
       // (debug_link.h); the layout still finds it by the per-input key.
       OutputSymbol *local = create_local(ctx_, s.name);
@@ -463,7 +466,7 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
   bool undefined_internal = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&
                             (s.other & 3) == 1; // STV_INTERNAL
   bool kept_undefined = relocatable_output(ctx_) && undefined_internal && !s.name.empty();
-  bool shared_symbol = ctx_.opts.debug && !ctx_.opts.suppress_debug_info;
+  bool shared_symbol = debug_shared_symbols(ctx_);
   bool internal = s.name.empty() || (!sec && !kept_undefined) ||
                   (sec && !relocatable_output(ctx_) &&
                    ((sec->kind == SectionKind::Shared && !shared_symbol) || per_function_bank));

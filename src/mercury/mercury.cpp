@@ -162,7 +162,7 @@ private:
       // (-g's __shared__ symbols: their laid-out offset, or a dynamic
       // array's start.)
       out->merc.value = out->debug_shared_symbol ? out->value : m.value;
-      out->merc.size = m.size;
+      out->merc.size = out->debug_shared_symbol ? out->size : m.size;
     }
   }
 

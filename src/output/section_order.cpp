@@ -13,6 +13,7 @@
 #include "output/sections.h"
 
 #include "layout.h"
+#include "debug_link.h"
 #include "mercury/output.h"
 #include "output_model.h"
 
@@ -160,7 +161,7 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
     // and not for empty memory sections.
     // (-g: .nv_debug.shared has one too, where it is not empty.)
     if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind) &&
-        !(ctx.opts.debug && sym->section->kind == SectionKind::DebugShared))
+        !(debug_shared_symbols(ctx) && sym->section->kind == SectionKind::DebugShared))
       return false;
     // A debug section no input's section symbol named (an empty
     // .debug_frame of a link without device code; .nv_debug_info_reg_sass

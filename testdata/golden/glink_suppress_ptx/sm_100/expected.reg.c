@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_50db7a95_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_9ffe24c1_6_jit_cu__Z3mixii)
+DEFINE_REGISTER_FUNC(_a4bf7895_11_plainjit_cu_a87d2bee)

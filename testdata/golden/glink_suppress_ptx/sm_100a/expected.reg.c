@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_ca96e8df_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_6ddfd840_6_jit_cu__Z3mixii)
+DEFINE_REGISTER_FUNC(_fb8ce740_11_plainjit_cu_a87d2bee)

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_c72dd014_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_bb8d2dca_6_jit_cu__Z3mixii)
+DEFINE_REGISTER_FUNC(_093831a1_11_plainjit_cu_a87d2bee)

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_778afc02_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_cc3919b0_6_jit_cu__Z3mixii)
+DEFINE_REGISTER_FUNC(_673a1fc4_11_plainjit_cu_a87d2bee)

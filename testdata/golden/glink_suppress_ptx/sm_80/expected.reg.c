@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_b6acd97a_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_8b01ca8e_6_jit_cu__Z3mixii)
+DEFINE_REGISTER_FUNC(_d88a62be_11_plainjit_cu_a87d2bee)

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_23b23203_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_2aa03146_6_jit_cu__Z3mixii)
+DEFINE_REGISTER_FUNC(_3f2eeafd_11_plainjit_cu_a87d2bee)

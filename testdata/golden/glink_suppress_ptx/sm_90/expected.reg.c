@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_a56bee7a_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_20ae9c96_6_jit_cu__Z3mixii)
+DEFINE_REGISTER_FUNC(_f9ab91fc_11_plainjit_cu_a87d2bee)
