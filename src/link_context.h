@@ -327,6 +327,7 @@ struct OutputModel {
     OutputSection *section = nullptr;
     u64 size = 0; // packed size
     bool shared = false; // some chunk reuses another's bytes
+    bool sets_null_symbol = false; // null_symbol_value is a chunk's place
     std::vector<ConstantChunk> chunks;
   } constant_bank;
 
