@@ -120,7 +120,12 @@ u64 relayout_alignment(u64 size) { return size < 8 ? size : 8; }
 
 // Whether a goes before b: larger alignment first, then smaller size.
 bool relayout_before_or_tie(const OutputSymbol *a, const OutputSymbol *b) {
-  u64 fa = relayout_alignment(a->size), fb = relayout_alignment(b->size);
+  // (A local variable sorts as if its alignment were 0: after the others,
+  // the locals by size.)
+  auto key = [](const OutputSymbol *s) {
+    return s->bind == STB_LOCAL ? 0 : relayout_alignment(s->size);
+  };
+  u64 fa = key(a), fb = key(b);
   if (fa != fb)
     return fa > fb;
   return a->size <= b->size;
@@ -202,12 +207,18 @@ u64 relayout_constant_bank(Context &ctx) {
   for (OutputSymbol *sym : ctx.out.globals)
     if (sym->section == sec && !sym->is_section_symbol && !sym->removed)
       vars.push_back(sym);
+  // A local (static) variable goes after the sorted ones (measured with one,
+  // no pruning); under kernel pruning nvlink crashes on one (SIGFPE).
+  const KernelFilter filter = kernel_filter(ctx);
+  std::vector<OutputSymbol *> locals;
   for (OutputSymbol *sym : ctx.out.locals)
     if (sym->section == sec && !sym->is_section_symbol && !sym->removed)
-      refuse(fmt::format("with the local (static) variable '{}' (nvlink places it after the "
-                         "others, or crashes with a floating point exception when "
-                         "kernels are pruned)",
-                         sym->name));
+      locals.push_back(sym);
+  if (!locals.empty() && filter.mode != KernelFilter::Mode::All)
+    refuse(fmt::format("with the local (static) variable '{}' under kernel pruning (nvlink "
+                       "crashes: floating point exception)",
+                       locals.front()->name));
+  vars.insert(vars.end(), locals.begin(), locals.end());
   std::vector<Placed> placed;
   for (OutputSymbol *sym : vars) {
     if (sym->size == 0)
@@ -243,7 +254,6 @@ u64 relayout_constant_bank(Context &ctx) {
   // Kernel pruning: only the variables that something kept refers to, or
   // -variables-used names, stay (a kept variable's initialiser keeps the
   // variables it points to).
-  const KernelFilter filter = kernel_filter(ctx);
   if (filter.mode == KernelFilter::Mode::HostReferences)
     refuse("under pruning by host references");
   std::vector<bool> used(placed.size(), filter.mode == KernelFilter::Mode::All);
@@ -273,11 +283,17 @@ u64 relayout_constant_bank(Context &ctx) {
   }
   std::vector<OutputSymbol *> kept;
   for (size_t k = 0; k < placed.size(); k++)
-    if (used[k])
+    if (used[k] && std::find(locals.begin(), locals.end(), placed[k].sym) == locals.end())
       kept.push_back(placed[k].sym);
   u64 size = 0, align = 1;
   std::unordered_map<const OutputSymbol *, u64> new_offset;
-  for (OutputSymbol *sym : relayout_sort(kept)) {
+  // (The local variables head nvlink's list and sort after every other
+  // variable: measured with one, whose place in the list changes how the
+  // ties fall.)
+  std::vector<OutputSymbol *> list = locals;
+  list.insert(list.end(), kept.begin(), kept.end());
+  std::vector<OutputSymbol *> order = relayout_sort(list);
+  for (OutputSymbol *sym : order) {
     // (The bank takes the largest of these alignments, 3, 5, 6 or 7
     // included: its file offset too.)
     align = std::max(align, relayout_alignment(sym->size));
@@ -294,7 +310,7 @@ u64 relayout_constant_bank(Context &ctx) {
   // variable: measured identical.)
   if (rel && !rel->relocs.empty())
     refuse("with address initialisers in the bank");
-  if (kept.empty()) {
+  if (kept.empty() && locals.empty()) {
     // Nothing kept: nvlink deletes the bank, names included.
     if (rel)
       refuse("with the relocations of variables that are all dropped");
