@@ -214,10 +214,6 @@ u64 relayout_constant_bank(Context &ctx) {
   for (OutputSymbol *sym : ctx.out.locals)
     if (sym->section == sec && !sym->is_section_symbol && !sym->removed)
       locals.push_back(sym);
-  if (!locals.empty() && filter.mode != KernelFilter::Mode::All)
-    refuse(fmt::format("with the local (static) variable '{}' under kernel pruning (nvlink "
-                       "crashes: floating point exception)",
-                       locals.front()->name));
   vars.insert(vars.end(), locals.begin(), locals.end());
   std::vector<Placed> placed;
   for (OutputSymbol *sym : vars) {
@@ -281,9 +277,17 @@ u64 relayout_constant_bank(Context &ctx) {
           changed |= mark(target_of(r));
     }
   }
+  // A local variable kept under kernel pruning: nvlink crashes (SIGFPE).
+  for (size_t k = 0; k < placed.size(); k++)
+    if (used[k] && filter.mode != KernelFilter::Mode::All && placed[k].sym->bind == STB_LOCAL)
+      refuse(fmt::format("with the local (static) variable '{}' kept under kernel pruning "
+                         "(nvlink crashes: floating point exception)",
+                         placed[k].sym->name));
+  if (filter.mode != KernelFilter::Mode::All)
+    locals.clear(); // (all dropped)
   std::vector<OutputSymbol *> kept;
   for (size_t k = 0; k < placed.size(); k++)
-    if (used[k] && std::find(locals.begin(), locals.end(), placed[k].sym) == locals.end())
+    if (used[k] && placed[k].sym->bind != STB_LOCAL)
       kept.push_back(placed[k].sym);
   u64 size = 0, align = 1;
   std::unordered_map<const OutputSymbol *, u64> new_offset;
@@ -354,9 +358,16 @@ u64 relayout_constant_bank(Context &ctx) {
   }
   // (The dropped variables leave no name in .strtab either: nvlink drops
   // them before it writes the global names.)
-  std::erase_if(ctx.out.globals, [&](const OutputSymbol *sym) {
-    return sym->removed && sym->section == sec && !new_offset.count(sym);
-  });
+  auto dropped = [&](const OutputSymbol *sym) {
+    return sym->removed && sym->section == sec && !sym->is_section_symbol && !new_offset.count(sym);
+  };
+  std::erase_if(ctx.out.globals, dropped);
+  for (OutputSymbol *sym : ctx.out.locals)
+    if (dropped(sym))
+      if (auto it = std::find(ctx.out.strtab_names.begin(), ctx.out.strtab_names.end(), sym->name);
+          it != ctx.out.strtab_names.end())
+        ctx.out.strtab_names.erase(it);
+  std::erase_if(ctx.out.locals, dropped);
   sec->data = std::move(data);
   sec->size = size;
   sec->align = align;
