@@ -175,6 +175,14 @@ bool variables_used_names(const Context &ctx, std::string_view name) {
   return false;
 }
 
+// Host-reference pruning: the host code's __constant__ list names it.
+bool host_uses(const Context &ctx, std::string_view name) {
+  for (std::string_view p : ctx.host_constant_patterns)
+    if (host_ref_matches(p, name))
+      return true;
+  return false;
+}
+
 } // namespace
 
 // The bank, its section symbol and both their names leave the output.
@@ -250,10 +258,8 @@ u64 relayout_constant_bank(Context &ctx) {
   // Kernel pruning: only the variables that something kept refers to, or
   // -variables-used names, stay (a kept variable's initialiser keeps the
   // variables it points to).
-  if (filter.mode == KernelFilter::Mode::HostReferences)
-    refuse("under pruning by host references");
   std::vector<bool> used(placed.size(), filter.mode == KernelFilter::Mode::All);
-  if (filter.mode == KernelFilter::Mode::KernelsUsed) {
+  if (filter.mode != KernelFilter::Mode::All) {
     auto mark = [&](const Placed *p) {
       if (!p)
         return false;
@@ -263,7 +269,8 @@ u64 relayout_constant_bank(Context &ctx) {
       return changed;
     };
     for (size_t k = 0; k < placed.size(); k++)
-      if (variables_used_names(ctx, placed[k].sym->name))
+      if (filter.mode == KernelFilter::Mode::KernelsUsed ? variables_used_names(ctx, placed[k].sym->name)
+                                                         : host_uses(ctx, placed[k].sym->name))
         used[k] = true;
     for (const OutputSection *s : ctx.out.sections)
       if (s->target && s->target != sec && !s->removed && !s->target->removed)
