@@ -160,6 +160,12 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       if (r.sym && r.sym->extern_shared) {
         auto it = ctx.out.dynamic_shared_offset.find(target->func);
         s = it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second;
+        // A `-G` input's .debug_info location of the array, in a link
+        // without -g: nvlink's all-ones address (plus ptxas's addend, the
+        // reserved window: 0x3ff on sm_80+, all ones on sm_75; measured
+        // sm_75/90/100/120, golden case dyn_shared_debug_info_nog).
+        if (!target->func && !ctx.opts.debug && !(target->flags & SHF_ALLOC))
+          s = ~u64{0};
         if (r.sym->dynamic_then_defined)
           s = ~u64{0}; // (merge: nvlink's all-ones address)
       }
