@@ -25,7 +25,8 @@ namespace dlink {
 //     on, but once on, their patterns count too.
 //     -use-host-info changes nothing.
 //   * otherwise every kernel.
-// Variables are never removed.
+// Variables are not removed here (unreferenced __constant__ variables of
+// banks over 64 KiB are: relayout_constant_bank, merge.h).
 struct KernelFilter {
   enum class Mode { All, HostReferences, KernelsUsed };
   Mode mode = Mode::All;

@@ -54,6 +54,14 @@ void check_uidx_file(Context &ctx) {
   ctx.diag.fatal("Internal error: not uidx input");
 }
 
+bool has_unified_entries(const Context &ctx) {
+  for (const InputObject *obj : ctx.inputs)
+    for (const ElfSection &sec : obj->elf.sections)
+      if (sec.type == SHT_CUDA_UFT_ENTRY || sec.type == SHT_CUDA_UDT_ENTRY)
+        return true;
+  return false;
+}
+
 void check_command_line(Context &ctx) {
   if (!ctx.opts.arch)
     ctx.diag.fatal("Unknown arch name '(null)'");
@@ -192,12 +200,22 @@ int run_link(Context &ctx) {
   check_prelinked_inputs(ctx);                             // inputs from a -r link: what dlink refuses
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
+  if (checkpoint(ctx) && relocatable_output(ctx) && has_unified_entries(ctx))
+    diag.fatal("-r with unified functions or variables (PTX .attribute(.unified), sections "
+               ".nv.uft/.nv.udt) is not supported by dlink yet");
   pass("validate_inputs", validate_inputs);                // every input's structure checked (corrupt: fatal)
   pass("choose_weak_definitions", choose_weak_definitions); // weak functions: the copy kept (fewest registers)
   if (!relocatable_output(ctx))
     pass("find_live_functions", find_live_functions);      // dead code: the functions that reach the output (-r: all)
   pass("collect_prototype_strings", collect_prototype_strings); // .strtab's first strings, dead code's too
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged
+  // Unified functions and variables (PTX `.attribute(.unified(...))`: the
+  // inputs' .nv.uft.entry/.nv.udt.entry) need an index file (-uidx): nvlink
+  // stops after the merge, before undefined references, even when pruning
+  // removes them; not with -r (docs/notes/diagnostics.md "JIT relocation
+  // check").
+  if (checkpoint(ctx) && !relocatable_output(ctx) && has_unified_entries(ctx))
+    diag.fatal("Unified symbols found but index file not specified.");
   // (Refused after the merge, so that its errors come first, as with nvlink;
   // measured: docs/notes/relocatable.md.)
   if (checkpoint(ctx) && opts.preserve_relocs)

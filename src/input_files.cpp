@@ -277,6 +277,9 @@ private:
       for (auto *list : {&ho.host_refs.kernels_external, &ho.host_refs.kernels_internal})
         ctx_.host_kernel_patterns.insert(ctx_.host_kernel_patterns.end(), list->begin(),
                                          list->end());
+      for (auto *list : {&ho.host_refs.constant_external, &ho.host_refs.constant_internal})
+        ctx_.host_constant_patterns.insert(ctx_.host_constant_patterns.end(), list->begin(),
+                                           list->end());
     }
     // Executables and shared objects, and objects without __nv_relfatbin
     // (whole-program code in .nv_fatbin, plain host code), add nothing.

@@ -7,6 +7,7 @@
 #include "layout.h"
 
 #include "debug_link.h"
+#include "merge.h"
 #include "output_model.h"
 
 #include <algorithm>
@@ -423,8 +424,10 @@ void merge_function_banks(Context &ctx) {
         offset = std::max(offset, align_to(sec->size, bank->align));
       bank->base = offset;
       ctx.out.placed_function_banks.emplace_back(bank, targets);
-      if (bank->lost_copy)
+      if (bank->lost_copy) {
         ctx.out.null_symbol_value = offset;
+        ctx.out.constant_bank.sets_null_symbol = false;
+      }
       for (OutputSection *sec : targets) {
         sec->data.resize(offset, 0);
         sec->data.insert(sec->data.end(), bank->data.begin(), bank->data.end());
@@ -477,11 +480,10 @@ void layout_memory(Context &ctx) {
   all.insert(all.end(), ctx.out.deferred_sections.begin(), ctx.out.deferred_sections.end());
   // The __constant__ variables share one 64 KiB bank (every target;
   // reported after the stack sizes, before the shared-data errors).
-  for (std::string_view bank : {".nv.constant3", ".nv.constant.user"})
-    if (const OutputSection *user = find_section(ctx, bank); user && user->size > kMaxUserConstant)
-      ctx.out.late_errors.push_back(fmt::format(
-          "File uses too much global constant data (0x{:x} bytes, 0x{:x} max)", user->size,
-          kMaxUserConstant));
+  if (u64 size = relayout_constant_bank(ctx); size > kMaxUserConstant)
+    ctx.out.late_errors.push_back(fmt::format(
+        "File uses too much global constant data (0x{:x} bytes, 0x{:x} max)", size,
+        kMaxUserConstant));
   for (OutputSection *sec : all) {
     switch (sec->kind) {
     case SectionKind::Shared:

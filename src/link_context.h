@@ -327,6 +327,7 @@ struct OutputModel {
     OutputSection *section = nullptr;
     u64 size = 0; // packed size
     bool shared = false; // some chunk reuses another's bytes
+    bool sets_null_symbol = false; // null_symbol_value is a chunk's place
     std::vector<ConstantChunk> chunks;
   } constant_bank;
 
@@ -511,6 +512,9 @@ struct Context {
   bool all_inputs_have_host_refs = true;
   bool host_refs_list_kernels = false;
   std::vector<std::string_view> host_kernel_patterns;
+  // The __constant__ variables host code uses (.nvHRCE/.nvHRCI): kept when
+  // an oversized constant bank drops the others (relayout_constant_bank).
+  std::vector<std::string_view> host_constant_patterns;
   // Set by find_live_functions (dead_code.h): how many kernels the kernel
   // filter keeps (every kernel without pruning).
   size_t kept_kernel_count = 0;

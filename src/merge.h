@@ -43,6 +43,14 @@ bool constant_bank_dedups(u64 size, u64 align);
 // Rewrites the packed bank (after relocation).
 void pack_constant_bank(Context &ctx);
 
+// When the inputs' __constant__ banks together exceed 64 KiB, nvlink lays
+// the variables out again one by one (sorted, each aligned to its size up
+// to 8), after dropping, under kernel pruning, those nothing kept refers
+// to (docs/notes/diagnostics.md "Constant bank laid out again"). Returns
+// the bank's size, the one "File uses too much global constant data"
+// reports; the bank is only rewritten when the new layout fits.
+u64 relayout_constant_bank(Context &ctx);
+
 // Reports undefined references (errors; the link stops at the next
 // checkpoint) and drops the placeholder symbols nvlink removes.
 void resolve_undefined(Context &ctx);

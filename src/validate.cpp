@@ -45,8 +45,11 @@ void check_symbol(const ElfFile &elf, const ElfSymbol &sym, bool main) {
   if (!main || sym.type() == STT_SECTION)
     return;
   const ElfSection &sec = elf.sections[sym.shndx];
+  // (A unified function's stub, in .nv.uft.rel.<f>, passes: such links
+  // stop after the merge, as nvlink's do, driver.cpp.)
   if (sym.type() == STT_FUNC &&
-      (!(sec.flags & SHF_EXECINSTR) || (sec.flags & SHF_CUDA_MERC) || sec.type != SHT_PROGBITS))
+      (!(sec.flags & SHF_EXECINSTR) || (sec.flags & SHF_CUDA_MERC) ||
+       (sec.type != SHT_PROGBITS && sec.type != SHT_CUDA_UFT)))
     corrupt(fmt::format("function '{}' is not in a code section", sym.name));
   // Shared variables: st_value is the alignment until the link lays them out
   // (the reserved shared window: the offset of a variable in it).

@@ -65,21 +65,23 @@ void InputMerger::note_constant_chunk(OutputSection *out, const ElfSection &in, 
   if (c.own_bytes) {
     c.packed = align_to(bank.size, align);
     bank.size = c.packed + c.size;
-    if (dedups)
+    if (dedups) {
       ctx_.out.null_symbol_value = c.packed;
+      bank.sets_null_symbol = true;
+    }
   }
   bank.chunks.push_back(c);
 }
 
 bool constant_bank_dedups(u64 size, u64 align) {
   // Measured with one variable of every size 1-80 bytes at alignments 1, 2,
-  // 4, 8 and 16 (and 4-byte-aligned sizes up to 280, some up to 16384):
-  // only these.
+  // 4, 8 and 16 (and 4-byte-aligned sizes up to 280, some up to 16384; 12,
+  // 16, 24, 32 and 64 at 32 too): only these.
   switch (size) {
   case 12: case 16: case 20: case 24: case 32: case 48: case 64:
     return true;
   case 4: case 8:
-    return align >= size;
+    return align == size; // (4 at 8 or 16, 8 at 16: no; measured 2026-11-27)
   default:
     return false;
   }

@@ -136,6 +136,9 @@ void InputMerger::merge_function_symbols() {
 
 OutputSection *InputMerger::code_section_of(const ElfSymbol &s, const KernelFilter &filter) {
   OutputSection *text = map_function_sections(s, filter);
+  // (A unified function's stub: the link stops after the merge, driver.cpp.)
+  if (text && s.shndx < obj_.elf.sections.size() && obj_.elf.sections[s.shndx].type == SHT_CUDA_UFT)
+    return text;
   if (!text || text->kind != SectionKind::Text)
     throw InputError(fmt::format("function '{}' is not in a code section", s.name));
   return text;

@@ -42,7 +42,7 @@ void finish_sections(Context &ctx) {
   // The user bank and its relocation section (a pointer initialiser such as
   // `__constant__ int *cp = &x`) take their sm_75-sm_90 names; the new
   // relocation section name gets no .strtab string (measured, sm_100/sm_120).
-  if (OutputSection *user = find_section(ctx, ".nv.constant.user")) {
+  if (OutputSection *user = find_section(ctx, ".nv.constant.user"); user && !user->removed) {
     rename_section(ctx, user, ".nv.constant3");
     if (OutputSection *rel = find_section(ctx, ".rela.nv.constant.user"))
       rename_section(ctx, rel, ".rela.nv.constant3", false);
