@@ -208,25 +208,39 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
 void build_string_tables(Context &ctx, OutputLayout &layout) {
   const OutputModel &out = ctx.out;
   layout.shstrtab = StringTable(out.shstrtab_names.size());
-  layout.strtab = StringTable(out.prototype_strings.size() + out.strtab_names.size() + out.globals.size() +
-                              out.strtab_late_names.size());
-  StringTable &strtab = layout.strtab;
   for (const auto &entry : out.shstrtab_names) {
     u32 off = layout.shstrtab.add(entry.name, entry.pad, entry.own != nullptr);
     if (entry.own)
       layout.own_name_offset[entry.own] = off;
   }
-  for (std::string_view s : out.prototype_strings)
-    if (s.empty())
+  // .strtab, in this order: prototype strings (an empty one is its own lone
+  // NUL), the other names, the global symbols' names, the late names. The
+  // names are hashed in parallel; they are added in order on this thread.
+  size_t n_proto = out.prototype_strings.size(), n_names = out.strtab_names.size(),
+         n_globals = out.globals.size(), n_late = out.strtab_late_names.size();
+  size_t total = n_proto + n_names + n_globals + n_late;
+  std::vector<std::string_view> names(total);
+  for (size_t i = 0; i < n_proto; i++)
+    names[i] = out.prototype_strings[i];
+  for (size_t i = 0; i < n_names; i++)
+    names[n_proto + i] = out.strtab_names[i];
+  for (size_t i = 0; i < n_globals; i++)
+    names[n_proto + n_names + i] = out.globals[i]->name;
+  for (size_t i = 0; i < n_late; i++)
+    names[n_proto + n_names + n_globals + i] = out.strtab_late_names[i];
+  std::vector<size_t> hashes(total);
+  ctx.par.for_each_index(total, [&](size_t i) { hashes[i] = StringTable::hash(names[i]); }, 1024);
+  size_t bytes = 0;
+  for (std::string_view s : names)
+    bytes += s.size() + 1;
+  layout.strtab = StringTable(total);
+  StringTable &strtab = layout.strtab;
+  strtab.reserve_bytes(bytes);
+  for (size_t i = 0; i < total; i++)
+    if (i < n_proto && names[i].empty())
       strtab.add_empty();
     else
-      strtab.add(s);
-  for (std::string_view s : out.strtab_names)
-    strtab.add(s);
-  for (OutputSymbol *sym : out.globals)
-    strtab.add(sym->name);
-  for (std::string_view s : out.strtab_late_names)
-    strtab.add(s);
+      strtab.add_hashed(names[i], hashes[i]);
 }
 
 } // namespace dlink

@@ -21,10 +21,14 @@ public:
       capacity *= 2;
     slots_.resize(capacity);
   }
-  u32 add(std::string_view s, u32 pad = 0, bool again = false) {
+  u32 add(std::string_view s, u32 pad = 0, bool again = false) { return add_hashed(s, hash(s), pad, again); }
+  // add() with the name's hash() computed beforehand (names can be hashed
+  // in parallel; the bytes do not depend on the hash, only on the order of
+  // the calls).
+  u32 add_hashed(std::string_view s, size_t h, u32 pad = 0, bool again = false) {
     if (s.empty())
       return 0;
-    Slot &slot = find(s);
+    Slot &slot = find(s, h);
     if (slot.used && !again)
       return slot.offset;
     u32 off = static_cast<u32>(bytes_.size());
@@ -46,10 +50,13 @@ public:
     }
   }
   u32 empty_offset() const { return empty_offset_; }
+  static size_t hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+  // Room for `bytes` more bytes without reallocating.
+  void reserve_bytes(size_t bytes) { bytes_.reserve(bytes_.size() + bytes); }
   u32 offset_of(std::string_view s) const {
     if (s.empty())
       return 0;
-    const Slot &slot = const_cast<StringTable *>(this)->find(s);
+    const Slot &slot = const_cast<StringTable *>(this)->find(s, hash(s));
     return slot.used ? slot.offset : 0;
   }
   const std::vector<u8> &bytes() const { return bytes_; }
@@ -63,9 +70,9 @@ private:
     bool used = false;
   };
 
-  Slot &find(std::string_view s) {
+  Slot &find(std::string_view s, size_t h) {
     size_t mask = slots_.size() - 1;
-    for (size_t i = std::hash<std::string_view>{}(s) & mask;; i = (i + 1) & mask)
+    for (size_t i = h & mask;; i = (i + 1) & mask)
       if (!slots_[i].used || slots_[i].name == s)
         return slots_[i];
   }
@@ -74,7 +81,7 @@ private:
     old.swap(slots_);
     for (const Slot &slot : old)
       if (slot.used)
-        find(slot.name) = slot;
+        find(slot.name, hash(slot.name)) = slot;
   }
 
   std::vector<u8> bytes_;
