@@ -1,4 +1,0 @@
-#define NUM_PRELINKED_OBJECTS 3
-DEFINE_REGISTER_FUNC(_0d860579_6_cdp_cu_fbe442de)
-DEFINE_REGISTER_FUNC(_d0f0a0da_8_plain_cu__Z2kePi)
-DEFINE_REGISTER_FUNC(_f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245)

@@ -1,3 +1,0 @@
-#define NUM_PRELINKED_OBJECTS 2
-DEFINE_REGISTER_FUNC(_96c4c0d3_4_k_cu_fbe442de)
-DEFINE_REGISTER_FUNC(_f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245)

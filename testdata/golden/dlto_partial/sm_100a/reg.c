@@ -1,4 +1,0 @@
-#define NUM_PRELINKED_OBJECTS 3
-DEFINE_REGISTER_FUNC(_0b8abf67_7_main_cu_8ea5e1a8)
-DEFINE_REGISTER_FUNC(_a6a9366d_7_util_cu_bias)
-DEFINE_REGISTER_FUNC(_6cbf8bb9_6_vec_cu_f2bec7e0)

@@ -1,4 +1,0 @@
-#define NUM_PRELINKED_OBJECTS 3
-DEFINE_REGISTER_FUNC(_49a2910a_7_main_cu_main)
-DEFINE_REGISTER_FUNC(_8a23ca57_6_jit_cu__Z3mixii)
-DEFINE_REGISTER_FUNC(_7ebddc59_11_plainjit_cu_a87d2bee)

@@ -1,4 +1,0 @@
-#define NUM_PRELINKED_OBJECTS 3
-DEFINE_REGISTER_FUNC(_faa4ba91_7_main_cu_main)
-DEFINE_REGISTER_FUNC(_ea727faf_6_jit_cu__Z3mixii)
-DEFINE_REGISTER_FUNC(_24d6564d_11_plainjit_cu_a87d2bee)

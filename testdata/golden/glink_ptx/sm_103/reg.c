@@ -1,4 +1,0 @@
-#define NUM_PRELINKED_OBJECTS 3
-DEFINE_REGISTER_FUNC(_7c241e91_7_main_cu_main)
-DEFINE_REGISTER_FUNC(_b904ab7f_6_jit_cu__Z3mixii)
-DEFINE_REGISTER_FUNC(_c5ff1daf_11_plainjit_cu_a87d2bee)

@@ -1,4 +1,0 @@
-#define NUM_PRELINKED_OBJECTS 3
-DEFINE_REGISTER_FUNC(_9a66e9cf_7_main_cu_main)
-DEFINE_REGISTER_FUNC(_98aff430_6_jit_cu__Z3mixii)
-DEFINE_REGISTER_FUNC(_d5806aa1_11_plainjit_cu_a87d2bee)

@@ -1,4 +1,0 @@
-#define NUM_PRELINKED_OBJECTS 3
-DEFINE_REGISTER_FUNC(_f666adfa_7_main_cu_main)
-DEFINE_REGISTER_FUNC(_9e7e2c64_6_jit_cu__Z3mixii)
-DEFINE_REGISTER_FUNC(_21e26a5d_11_plainjit_cu_a87d2bee)

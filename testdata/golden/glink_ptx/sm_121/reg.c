@@ -1,4 +1,0 @@
-#define NUM_PRELINKED_OBJECTS 3
-DEFINE_REGISTER_FUNC(_b3c0463f_7_main_cu_main)
-DEFINE_REGISTER_FUNC(_e7c99c49_6_jit_cu__Z3mixii)
-DEFINE_REGISTER_FUNC(_3b2de558_11_plainjit_cu_a87d2bee)
