@@ -1,3 +1,3 @@
 #define NUM_PRELINKED_OBJECTS 2
 DEFINE_REGISTER_FUNC(_37218b67_7_main_cu_defbe18a)
-DEFINE_REGISTER_FUNC(_work_wt_refin_testdata_golden_dlink_fatbin_sm_103_helper_fatbin)
+DEFINE_REGISTER_FUNC(_work_wt_fence_testdata_golden_dlink_fatbin_sm_103_helper_fatbin)
