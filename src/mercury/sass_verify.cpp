@@ -161,10 +161,19 @@ bool r1_unused(const std::vector<Instruction> &I) {
   return true;
 }
 
+// Whether bits 16-23 of `f` are a general-register (R) destination: the IMAD
+// family (bits 0-8 0x024, every form 0x224, 0x424, 0x824, 0xc24, 0xe24; the
+// uniform UIMAD is 0x2a4). Measured on the sm_100+ golden inputs: that byte
+// is read back as an STG address or data register (bits 24-31, 32-39) 1912
+// times, in every form (refinalization.md, "The verifier").
+bool writes_general_register(const Instruction &f) { return (f.op() & 0x1ff) == 0x024; }
+
 // Whether any operand byte of `f` (bits 16-63 and 64-103) may name a
 // register in [lo, hi]: the register itself, or the first register of a
-// 64-bit (even) or 128-bit (multiple of four) operand that covers it.
-bool names_register(const Instruction &f, unsigned lo, unsigned hi) {
+// 64-bit (even) or 128-bit (multiple of four) operand that covers it. For
+// uniform registers (an LDCU result), a general-register destination byte
+// names none of them.
+bool names_register(const Instruction &f, unsigned lo, unsigned hi, bool uniform) {
   auto in = [&](unsigned v) {
     for (unsigned r = lo; r <= hi; r++)
       if (v == r || (v % 2 == 0 && v + 1 == r) || (v % 4 == 0 && v < r && r <= v + 3))
@@ -172,7 +181,7 @@ bool names_register(const Instruction &f, unsigned lo, unsigned hi) {
     return false;
   };
   for (int b = 2; b < 8; b++)
-    if (in(unsigned(f.lo >> (8 * b) & 0xff)))
+    if (!(b == 2 && uniform && writes_general_register(f)) && in(unsigned(f.lo >> (8 * b) & 0xff)))
       return true;
   for (int b = 0; b < 5; b++)
     if (in(unsigned(f.hi >> (8 * b) & 0xff)))
@@ -205,7 +214,7 @@ bool delay_justified(const Kernel &N, size_t q, size_t j) {
     if (!N.before[r].test(q) || (N.I[r].wait() >> p.sb & 1))
       return true;
     const Instruction &g = N.I[r];
-    if (is_control(g) || is_call(g) || names_register(g, lo, hi))
+    if (is_control(g) || is_call(g) || names_register(g, lo, hi, f.op() == op::kLdcu))
       return false;
     if (r + 1 >= N.n || N.preds[r + 1].size() != 1 || N.preds[r + 1][0] != r)
       return false;

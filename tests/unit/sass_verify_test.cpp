@@ -338,10 +338,13 @@ TEST(SassVerify, ChangedOperandRejected) {
   EXPECT_FALSE(ok(kInput, w));
 }
 
-// Wired into the link: a kernel whose rewrite fails the verifier keeps
-// ptxas's code (DLINK_LOG=debug says so; libcudadevrt's
-// memcpy_3d_device<unsigned, 0, 1, 1> at sm_100, golden case cdp).
-TEST(SassVerify, FailingKernelKeepsPtxasCode) {
+// Wired into the link: libcudadevrt's memcpy_3d_device<unsigned, 0, 1, 1>
+// at sm_100 (golden case cdp). nvlink moves the wait of the LDCU of UR4-UR7
+// at 0x80 from 0xe0 to 0x130, past the IMAD at 0x120 whose destination byte
+// is 4: R4, a general register, so the rewrite is proven and written. With
+// that instruction turned into a uniform UIADD3 (0x290, destination UR4) in
+// both codes, the same move is rejected and a link keeps ptxas's code.
+TEST(SassVerify, UniformResultWaitMovedPastGeneralRegisterWrite) {
   const fs::path lib = "/usr/local/cuda/lib64/libcudadevrt.a";
   if (!fs::exists(lib))
     GTEST_SKIP() << lib << " not installed";
@@ -363,15 +366,21 @@ TEST(SassVerify, FailingKernelKeepsPtxasCode) {
         code.assign(s.data.begin(), s.data.end());
     return code;
   };
-  std::vector<u8> kept = text_of(linked);
-  ASSERT_FALSE(kept.empty());
-  EXPECT_EQ(kept, text_of(raw));
-  // nvlink's (and the model's) rewrite, which the verifier cannot prove.
+  std::vector<u8> ptxas = text_of(raw);
   std::vector<u8> nvlink = text_of(slurp(job / "expected.cubin"));
-  ASSERT_EQ(nvlink.size(), kept.size());
-  EXPECT_NE(nvlink, kept);
-  EXPECT_FALSE(sass::verify_refinalized(kept, nvlink).ok);
-  std::vector<u8> model = kept;
+  ASSERT_EQ(nvlink.size(), ptxas.size());
+  ASSERT_GT(ptxas.size(), 0x130u);
+  EXPECT_NE(nvlink, ptxas);
+  EXPECT_TRUE(sass::verify_refinalized(ptxas, nvlink).ok);
+  EXPECT_EQ(text_of(linked), nvlink);
+  std::vector<u8> model = ptxas;
   EXPECT_TRUE(reallocate_scoreboards(model));
   EXPECT_EQ(model, nvlink);
+  // The IMAD at 0x120 (opcode bits 0-11 0xe24) as a UIADD3 writing UR4.
+  ASSERT_EQ((ptxas[0x120] | ptxas[0x121] << 8) & 0xfff, 0xe24);
+  for (std::vector<u8> *code : {&ptxas, &nvlink}) {
+    (*code)[0x120] = 0x90;
+    (*code)[0x121] = ((*code)[0x121] & 0xf0) | 0x02;
+  }
+  EXPECT_FALSE(sass::verify_refinalized(ptxas, nvlink).ok);
 }
