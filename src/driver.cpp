@@ -177,6 +177,8 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
     return finish(ctx);
   refuse_unsupported_relocatable_inputs(ctx);              // what dlink cannot write yet
   pass("finish_relocatable", finish_relocatable);          // undefined symbols, EXTERNS, prototypes
+  if (!checkpoint(ctx))
+    return finish(ctx);
   pass("apply_relocations", apply_relocations);            // bank, shared and .debug_frame references resolved
   if (ctx.opts.verbose)
     pass("report_resources", report_resources);            // -v: as merged (nothing laid out)

@@ -40,10 +40,8 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
         refuse(*in, fmt::format("the weak function '{}' with its own constant bank in several inputs",
                                 s.name));
   for (const InputObject *in : ctx.inputs) {
-    if (in->elf.section_named(".nv_debug.shared"))
-      refuse(*in, "shared memory outside a kernel (.nv_debug.shared)");
     for (const ElfSymbol &s : in->symbols) {
-      if (s.is_shared_variable() && s.shndx == SHN_UNDEF)
+      if (s.is_shared_variable() && s.shndx == SHN_UNDEF && !s.size)
         refuse(*in, fmt::format("the undefined shared variable '{}'", s.name));
     }
   }
@@ -105,6 +103,13 @@ void check_prelinked_inputs(Context &ctx) {
 }
 
 void finish_relocatable(Context &ctx) {
+  // The __constant__ variables' 64 KiB limit holds with -r too (an error,
+  // no output; measured on err_late_order, where the executable link's
+  // other late errors, stack and shared sizes, do not appear with -r).
+  constexpr u64 kMaxUserConstant = 0x10000;
+  if (const OutputSection *user = find_section(ctx, ".nv.constant3"); user && user->size > kMaxUserConstant)
+    ctx.diag.error(fmt::format("File uses too much global constant data (0x{:x} bytes, 0x{:x} max)",
+                               user->size, kMaxUserConstant));
   // A function's EXTERNS record keeps the symbols still undefined and the
   // kernels (a device-side launch's target); it goes when none is left.
   for (OutputSection *sec : ctx.out.sections) {

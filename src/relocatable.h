@@ -15,11 +15,11 @@ inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable
 // Options and inputs dlink refuses with -r (fatal), checked before reading.
 void check_relocatable_command_line(Context &ctx);
 
-// Inputs whose relocatable form dlink does not write yet (fatal): shared
-// memory outside a kernel's own section (dynamic `extern __shared__`,
-// namespace- or function-scope `__shared__`: nvlink lays them out even
-// with -r), a weak function with its own constant bank in several inputs,
-// sm_100 and newer. Runs after the merge.
+// Inputs whose relocatable form dlink does not write yet (fatal): dynamic
+// `extern __shared__` arrays (nvlink defines them in .nv_debug.shared and
+// gives the kernels using them `externsharedinstance` references), a weak
+// function with its own constant bank in several inputs, sm_100 and newer.
+// Runs after the merge.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
 
 // Inputs that are themselves relocatable links' outputs (the command line

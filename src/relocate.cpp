@@ -55,7 +55,8 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
     return desc.handler == RelocHandler::Either || desc.handler == RelocHandler::Linker
                ? Action::Apply
                : Action::Keep;
-  bool link_time_window = sec->kind == SectionKind::Shared || sec->kind == SectionKind::Constant;
+  bool link_time_window = sec->kind == SectionKind::Shared || sec->kind == SectionKind::Constant ||
+                          sec->kind == SectionKind::DebugShared; // (-r only: nothing laid out)
   if (link_time_window &&
       (desc.handler == RelocHandler::Linker || desc.handler == RelocHandler::Either))
     return Action::Apply;
@@ -116,10 +117,12 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       // (-r: a kept UNIFIED relocation keeps its type for the final link.)
       if (action == Action::Keep && relocatable_output(ctx))
         r.type = input_type;
-      // -r: a constant-bank reference to an undefined __constant__ variable
-      // is resolved too, with S = the symbol's value (all ones).
+      // -r: a constant-bank reference to an undefined __constant__ variable,
+      // and a reference to an undefined sized `extern __shared__` array,
+      // are resolved too, with S = the symbol's value (all ones).
       if (action == Action::Keep && relocatable_output(ctx) && desc && r.sym && !r.sym->defined() &&
-          r.sym->type == STT_CUDA_VARIABLE && (r.sym->other & 0xe0) == STO_CUDA_CONSTANT &&
+          r.sym->type == STT_CUDA_VARIABLE &&
+          ((r.sym->other & 0xe0) == STO_CUDA_CONSTANT || (r.sym->other & 0xe0) == STO_CUDA_SHARED) &&
           (desc->handler == RelocHandler::Linker || desc->handler == RelocHandler::Either))
         action = Action::Apply;
       if (action == Action::Keep || !target->has_file_data()) {

@@ -190,7 +190,13 @@ void InputMerger::merge_other_symbols() {
     }
     if (s.type() == STT_CUDA_VARIABLE)
       check_variable_kind(s);
-    if (s.is_shared_variable()) {
+    // (-r: a namespace-scope __shared__ variable, or a sized `extern` one,
+    // is an ordinary variable of .nv_debug.shared; nothing is laid out.)
+    // (A name first seen as a dynamic array stays on the path below: its
+    // errors name that input.)
+    if (s.is_shared_variable() &&
+        !(relocatable_output(ctx_) && (s.shndx != SHN_UNDEF || s.size) &&
+          !ctx_.out.extern_shared_by_name.count(s.name))) {
       // `extern __shared__ x[]` (undefined, no size) is dynamic shared
       // memory; a sized one, or a definition, is a namespace-scope
       // __shared__ variable laid out by the link.
@@ -285,6 +291,8 @@ void InputMerger::merge_other_symbols() {
     }
     OutputSection *sec = map_section(s.shndx);
     define(out, s, sec, sec_off_[s.shndx]);
+    if (sec && sec->kind == SectionKind::DebugShared)
+      out->value = s.value; // (-r: the alignment, as in the input)
     if (sec && sec->kind == SectionKind::SharedReserved) {
       out->value = s.value; // the alignment, until layout
       sec->shared_vars.push_back(out);
@@ -419,7 +427,7 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
   // A device function's own `__shared__` variable (a local in
   // .nv_debug.shared) is laid out like a namespace-scope one: one offset
   // in every kernel that reaches the function.
-  if (s.is_shared_variable() && s.shndx != SHN_UNDEF &&
+  if (s.is_shared_variable() && s.shndx != SHN_UNDEF && !relocatable_output(ctx_) &&
       s.shndx < obj_.elf.sections.size() && in_section(s.shndx).name == ".nv_debug.shared") {
     std::string key = fmt::format("{}\x1f{}", s.name, obj_.index); // locals are per input
     OutputSymbol *sym = extern_shared_symbol(key);
@@ -497,6 +505,8 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
     out->type = STT_OBJECT;
     out->other &= static_cast<u8>(~0xe0);
   }
+  if (sec->kind == SectionKind::DebugShared)
+    out->value = s.value; // (-r: the alignment, as in the input)
   if (sec->kind == SectionKind::Shared && (s.other & 0xe0) == STO_CUDA_SHARED) {
     out->value = s.value; // the alignment, until layout
     sec->shared_vars.push_back(out);

@@ -159,9 +159,9 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
       return false;
     // Section symbols exist only for sections of the kinds that have them,
     // and not for empty memory sections.
-    // (-g: .nv_debug.shared has one too, where it is not empty.)
+    // (-g, -r: .nv_debug.shared has one too, where it is not empty.)
     if (sym->is_section_symbol && !kind_has_section_symbol(sym->section->kind) &&
-        !(debug_shared_symbols(ctx) && sym->section->kind == SectionKind::DebugShared))
+        !((debug_shared_symbols(ctx) || ctx.opts.relocatable) && sym->section->kind == SectionKind::DebugShared))
       return false;
     // A debug section no input's section symbol named (an empty
     // .debug_frame of a link without device code; .nv_debug_info_reg_sass
