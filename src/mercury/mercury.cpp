@@ -166,7 +166,12 @@ private:
         type = STT_CUDA_VARIABLE;
       out->merc.info = ElfSymbol::make_info(out->bind, type);
       out->merc.other = m.other;
-      out->merc.value = m.value;
+      // (-r: all ones for an undefined CUDA variable and for
+      // .nv.ptx.const0.size, as in .symtab; the other undefined references,
+      // .nv.reservedSmem.offset0 among them, keep the input's Mercury value.)
+      bool all_ones = relocatable_output(ctx_) && !out->defined() &&
+                      (m.type() == STT_CUDA_VARIABLE || out->internal_undefined_object);
+      out->merc.value = all_ones ? ~u64{0} : m.value;
       out->merc.size = m.size;
     }
   }
