@@ -4,8 +4,9 @@
 
 #include "output_model.h"
 
+#include "mercury/relocatable_link.h"
+
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -22,9 +23,7 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
   if (!relocatable_output(ctx))
     return;
   // (After the merge, so that its errors come first, as with nvlink.)
-  if (ctx.arch.is_mercury() && !getenv("DLINK_RMERC"))
-    ctx.diag.fatal(fmt::format("-r (relocatable link) for {} is not supported by dlink yet",
-                               ctx.arch.name()));
+  refuse_unsupported_relocatable_mercury(ctx); // sm_100+ (mercury/relocatable_link.h)
   auto refuse = [&](const InputObject &in, std::string_view what) {
     ctx.diag.fatal(fmt::format("-r (relocatable link) of '{}': {} is not supported by dlink yet",
                                in.name, what));
