@@ -12,6 +12,7 @@
 #include "merge.h"
 #include "mercury/mercury.h"
 #include "mercury/refinalize.h"
+#include "mercury/relocatable_link.h"
 #include "nv_info.h"
 #include "registration.h"
 #include "relocatable.h"
@@ -182,6 +183,11 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
   pass("apply_relocations", apply_relocations);            // bank, shared and .debug_frame references resolved
   if (ctx.opts.verbose)
     pass("report_resources", report_resources);            // -v: as merged (nothing laid out)
+  if (ctx.arch.is_mercury()) {
+    pass("finish_relocatable_mercury", finish_relocatable_mercury); // sm_100+: undefined symbols' types
+    pass("finish_late_sections", finish_late_sections);    // sm_100+: parameter banks, bank names
+    pass("build_mercury", build_mercury);                  // sm_100+: the capsule-Mercury twin sections
+  }
   pass("write_output", write_output);                      // section/symbol order, tables, headers, bytes
   if (!checkpoint(ctx))
     return finish(ctx);

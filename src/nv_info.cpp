@@ -668,9 +668,11 @@ void report_resources(Context &ctx) {
     // sm_100+: the report comes before the parameter banks exist and does not
     // count the reserved shared window (measured).
     std::string cmem0;
-    if (ctx.arch.is_mercury())
-      smem -= std::min<u64>(smem, reserved_shared_bytes(ctx));
-    else
+    // (-r lays nothing out: no reserved prefix to leave out.)
+    if (ctx.arch.is_mercury()) {
+      if (!ctx.opts.relocatable)
+        smem -= std::min<u64>(smem, reserved_shared_bytes(ctx));
+    } else
       cmem0 = fmt::format("{} bytes cmem[0]{}, ", bank0 && !bank0->removed ? bank0->size : 0, more_banks);
     // sm_75-90: the header-index slots of bound references the kernel holds,
     // by kind, each when not zero (measured; sm_100+ prints none).

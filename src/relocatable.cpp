@@ -4,6 +4,8 @@
 
 #include "output_model.h"
 
+#include "mercury/relocatable_link.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -21,9 +23,7 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
   if (!relocatable_output(ctx))
     return;
   // (After the merge, so that its errors come first, as with nvlink.)
-  if (ctx.arch.is_mercury())
-    ctx.diag.fatal(fmt::format("-r (relocatable link) for {} is not supported by dlink yet",
-                               ctx.arch.name()));
+  refuse_unsupported_relocatable_mercury(ctx); // sm_100+ (mercury/relocatable_link.h)
   auto refuse = [&](const InputObject &in, std::string_view what) {
     ctx.diag.fatal(fmt::format("-r (relocatable link) of '{}': {} is not supported by dlink yet",
                                in.name, what));
@@ -107,9 +107,10 @@ void finish_relocatable(Context &ctx) {
   // no output; measured on err_late_order, where the executable link's
   // other late errors, stack and shared sizes, do not appear with -r).
   constexpr u64 kMaxUserConstant = 0x10000;
-  if (const OutputSection *user = find_section(ctx, ".nv.constant3"); user && user->size > kMaxUserConstant)
-    ctx.diag.error(fmt::format("File uses too much global constant data (0x{:x} bytes, 0x{:x} max)",
-                               user->size, kMaxUserConstant));
+  for (std::string_view bank : {".nv.constant3", ".nv.constant.user"}) // (sm_100+: the latter)
+    if (const OutputSection *user = find_section(ctx, bank); user && user->size > kMaxUserConstant)
+      ctx.diag.error(fmt::format("File uses too much global constant data (0x{:x} bytes, 0x{:x} max)",
+                                 user->size, kMaxUserConstant));
   // A function's EXTERNS record keeps the symbols still undefined and the
   // kernels (a device-side launch's target); it goes when none is left.
   for (OutputSection *sec : ctx.out.sections) {

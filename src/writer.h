@@ -13,6 +13,9 @@ void write_output(Context &ctx);
 // .nv.prototype, .nv.rel.action), fixes the global symbols and, on sm_100
 // and newer, renames bank 3 and creates the kernel parameter banks.
 void finish_sections(Context &ctx);
+// Its second half, also run by a relocatable link on sm_100+: global symbols
+// closed, sm_100+ banks renamed, kernels' parameter banks created.
+void finish_late_sections(Context &ctx);
 
 // Writes ctx.output_elf to the -o file (temp file + rename, so a failed
 // link never leaves a partial output).

@@ -16,6 +16,7 @@
 #include "dead_code.h"
 #include "merge.h"
 #include "output_model.h"
+#include "relocatable.h"
 #include "relocate.h"
 #include "dlink/reloc_types.h"
 
@@ -137,6 +138,9 @@ private:
       // Functions keep their Mercury value, reserved-shared variables show 0,
       // other variables their place in the merged data (measured).
       bool reserved_shared = out->section && out->section->kind == SectionKind::SharedReserved;
+      // (-r: the variable's own value, 0x10 for sm_110's.)
+      if (relocatable_output(ctx_))
+        reserved_shared = false;
       out->merc.value = m.type() == STT_FUNC ? m.value : reserved_shared ? 0 : out->value;
       // (A `.common` variable: the largest size of all inputs, as in .symtab.)
       out->merc.size = m.shndx == SHN_COMMON ? out->size : m.size;
@@ -156,12 +160,19 @@ private:
         continue;
       out->merc.present = true;
       bool reserved = out->name.starts_with(".nv.reservedSmem.");
-      out->merc.info =
-          ElfSymbol::make_info(out->bind, reserved ? u8{STT_CUDA_VARIABLE} : m.type());
+      // (-r: an undefined symbol's type as in .symtab, relocatable_link.h.)
+      u8 type = reserved || (relocatable_output(ctx_) && !out->defined()) ? out->type : m.type();
+      if (reserved)
+        type = STT_CUDA_VARIABLE;
+      out->merc.info = ElfSymbol::make_info(out->bind, type);
       out->merc.other = m.other;
       // (-g's __shared__ symbols: their laid-out offset, or a dynamic
-      // array's start.)
-      out->merc.value = out->debug_shared_symbol ? out->value : m.value;
+      // array's start. -r: all ones for an undefined CUDA variable and for
+      // .nv.ptx.const0.size, as in .symtab; the other undefined references,
+      // .nv.reservedSmem.offset0 among them, keep the input's Mercury value.)
+      bool all_ones = relocatable_output(ctx_) && !out->defined() &&
+                      (m.type() == STT_CUDA_VARIABLE || out->internal_undefined_object);
+      out->merc.value = out->debug_shared_symbol ? out->value : all_ones ? ~u64{0} : m.value;
       out->merc.size = out->debug_shared_symbol ? out->size : m.size;
     }
   }

@@ -35,7 +35,11 @@ void finish_sections(Context &ctx) {
   });
   if (out.prototypes.empty())
     prototype->removed = true;
+  finish_late_sections(ctx);
+}
 
+void finish_late_sections(Context &ctx) {
+  OutputModel &out = ctx.out;
   // From here on nvlink's global symbols are fixed; what is created now goes
   // after them (sm_100 and newer).
   out.closed = true;

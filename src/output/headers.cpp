@@ -20,7 +20,8 @@ void build_file_header(Context &ctx, const OutputLayout &layout) {
   elf.type = relocatable_output(ctx) ? ET_REL : ET_EXEC; // (-r: relocatable.h)
   elf.machine = EM_CUDA;
   elf.version = 1;
-  elf.phentsize = kPhdrSize;
+  // (-r on sm_100+: no program header size either; sm_75-90a keep it.)
+  elf.phentsize = relocatable_output(ctx) && ctx.arch.is_mercury() ? 0 : kPhdrSize;
   elf.shstrndx = 1;
   u32 cuinfo_index = 0;
   for (const OutputSection *sec : layout.order)

@@ -174,7 +174,8 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
     SectionKind k = sym->is_section_symbol ? sym->section->kind : SectionKind::Other;
     // (sm_100+: a kernel's shared section, or -g's .nv_debug.shared, holding
     // only the reserved prefix counts as empty.)
-    u64 empty = ctx.arch.is_mercury() && (k == SectionKind::Shared || k == SectionKind::DebugShared)
+    // (-r lays nothing out: no prefix.)
+    u64 empty = ctx.arch.is_mercury() && !ctx.opts.relocatable && (k == SectionKind::Shared || k == SectionKind::DebugShared)
                     ? reserved
                     : 0;
     return !(sym->is_section_symbol && sym->section->size <= empty &&

@@ -1,0 +1,19 @@
+// sm_100+: what a relocatable link (-r) does besides the generic stages
+// (docs/notes/relocatable.md).
+#pragma once
+
+#include "link_context.h"
+
+namespace dlink {
+
+// Undefined symbols: an undefined OBJECT reference (the __UFT*/__UDT*
+// placeholders) becomes a CUDA variable, in .symtab and .nv.merc.symtab.
+// The sm_100+ shapes whose -r output dlink does not reproduce (a fatal):
+// -g (nvlink re-finalizes the kernels), optimizer constant banks
+// (.nv.constant2.<f> inputs: nvlink keeps their .nv.constant.optimizer
+// names).
+void refuse_unsupported_relocatable_mercury(Context &ctx);
+
+void finish_relocatable_mercury(Context &ctx);
+
+} // namespace dlink
