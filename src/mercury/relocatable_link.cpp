@@ -27,8 +27,8 @@ void refuse_unsupported_relocatable_mercury(Context &ctx) {
     for (const ElfSection &sec : in->elf.sections)
       if (sec.name.starts_with(".nv.constant2."))
         refuse(fmt::format("of '{}': the optimizer constant bank '{}'", in->name, sec.name));
-      else if (sec.name == ".debug_info")
-        refuse(fmt::format("of '{}': DWARF debug information (.debug_info)", in->name));
+      else if (sec.name == ".debug_info" || sec.name == ".nv_debug_info_reg_sass")
+        refuse(fmt::format("of '{}': device debug information ({})", in->name, sec.name));
 }
 
 void finish_relocatable_mercury(Context &ctx) {
