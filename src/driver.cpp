@@ -181,14 +181,15 @@ int run_link(Context &ctx) {
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
   pass("validate_inputs", validate_inputs);                // every input's structure checked (corrupt: fatal)
   pass("choose_weak_definitions", choose_weak_definitions); // weak functions: the copy kept (fewest registers)
-  if (!relocatable_output(ctx))
-    pass("find_live_functions", find_live_functions);      // dead code: the functions that reach the output (-r: all)
+  if (!relocatable_output(ctx) && !opts.preserve_relocs)
+    pass("find_live_functions", find_live_functions);      // (--preserve-relocs: no dead code either)      // dead code: the functions that reach the output (-r: all)
   pass("collect_prototype_strings", collect_prototype_strings); // .strtab's first strings, dead code's too
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged
   // (Refused after the merge, so that its errors come first, as with nvlink;
   // measured: docs/notes/relocatable.md.)
-  if (checkpoint(ctx) && opts.preserve_relocs)
-    diag.fatal("-preserve-relocs is not supported by dlink yet");
+  if (checkpoint(ctx) && opts.preserve_relocs && (ctx.arch.is_mercury() || relocatable_output(ctx)))
+    diag.fatal(relocatable_output(ctx) ? "-preserve-relocs with -r is not supported by dlink yet"
+                                       : "-preserve-relocs is not supported by dlink yet for sm_100 and newer");
   if (relocatable_output(ctx))
     return run_relocatable_tail(ctx, pass);
   pass("resolve_undefined", resolve_undefined);            // undefined references found; symbol set frozen

@@ -453,10 +453,15 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
   bool undefined_internal = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&
                             (s.other & 3) == 1; // STV_INTERNAL
   bool kept_undefined = relocatable_output(ctx_) && undefined_internal && !s.name.empty();
-  bool shared_symbol = ctx_.opts.debug && !ctx_.opts.suppress_debug_info;
+  // (--preserve-relocs: so do they, named by .nv.resolvedrela entries.)
+  bool shared_symbol = (ctx_.opts.debug && !ctx_.opts.suppress_debug_info) || ctx_.opts.preserve_relocs;
+  // (--preserve-relocs: a kernel's `_param` stays a local symbol of its
+  // parameter bank, as with -r.)
+  bool param_symbol = ctx_.opts.preserve_relocs && sec && sec->name.starts_with(".nv.constant0.");
   bool internal = s.name.empty() || (!sec && !kept_undefined) ||
                   (sec && !relocatable_output(ctx_) &&
-                   ((sec->kind == SectionKind::Shared && !shared_symbol) || per_function_bank));
+                   ((sec->kind == SectionKind::Shared && !shared_symbol) ||
+                    (per_function_bank && !param_symbol)));
   OutputSymbol *out = nullptr;
   if (kept_undefined) {
     out = create_local(ctx_, s.name);
@@ -481,6 +486,11 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
     out->type = STT_OBJECT;
     out->other &= static_cast<u8>(~0xe0);
   }
+  // (--preserve-relocs: a kernel's own __shared__ variable, kept as a local
+  // symbol, is written STV_INTERNAL; measured without -g.)
+  if (ctx_.opts.preserve_relocs && !ctx_.opts.debug && !relocatable_output(ctx_) &&
+      sec->kind == SectionKind::Shared && out->bind == STB_LOCAL)
+    out->other = static_cast<u8>((out->other & ~3) | 1);
   if (sec->kind == SectionKind::Shared && (s.other & 0xe0) == STO_CUDA_SHARED) {
     out->value = s.value; // the alignment, until layout
     sec->shared_vars.push_back(out);
