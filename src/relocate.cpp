@@ -156,9 +156,15 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
             insert_bits(word, a.bitpos, a.width, 0);
         continue;
       }
-      // (--preserve-relocs: not those against `.nv.ptx.const0.size`, which
-      // nvlink resolves without listing them; measured with libcudadevrt.)
-      if (ctx.opts.preserve_relocs && !(r.sym && r.sym->internal_undefined_object)) {
+      // (--preserve-relocs: not those against `.nv.ptx.const0.size` or a
+      // dynamic `extern __shared__` array, which nvlink resolves without
+      // listing them; measured with libcudadevrt and dynamic_shared.)
+      if (ctx.opts.preserve_relocs && r.sym && r.sym->namespace_shared)
+        return out.fail(fmt::format("--preserve-relocs: a relocation against the shared variable "
+                                   "'{}' outside a kernel is not supported by dlink yet",
+                                   r.sym->name));
+      if (ctx.opts.preserve_relocs &&
+          !(r.sym && (r.sym->internal_undefined_object || r.sym->extern_shared))) {
         OutputReloc kept_copy = r;
         kept_copy.addend += static_cast<i64>(r.bias);
         kept_copy.bias = 0;

@@ -456,8 +456,11 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
   // (--preserve-relocs: so do they, named by .nv.resolvedrela entries.)
   bool shared_symbol = (ctx_.opts.debug && !ctx_.opts.suppress_debug_info) || ctx_.opts.preserve_relocs;
   // (--preserve-relocs: a kernel's `_param` stays a local symbol of its
-  // parameter bank, as with -r.)
-  bool param_symbol = ctx_.opts.preserve_relocs && sec && sec->name.starts_with(".nv.constant0.");
+  // parameter bank, as with -r, and so do the `<k>.const_opt.*` symbols of
+  // a kernel's own `.nv.constant2.<k>`; a device function's bank, copied
+  // into kernels' banks, is not measured.)
+  bool param_symbol = ctx_.opts.preserve_relocs && sec && !sec->detached &&
+                      (sec->name.starts_with(".nv.constant0.") || sec->name.starts_with(".nv.constant2."));
   bool internal = s.name.empty() || (!sec && !kept_undefined) ||
                   (sec && !relocatable_output(ctx_) &&
                    ((sec->kind == SectionKind::Shared && !shared_symbol) ||
