@@ -167,6 +167,29 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
 }
 
 // The pipeline itself.
+// --preserve-relocs: the shapes dlink refuses (measured against nvlink with
+// `tools/mode-sweep -- --preserve-relocs`: their images differ or are not
+// modelled; docs/notes/relocatable.md), or nullptr.
+static const char *preserve_relocs_refusal(const Context &ctx) {
+  if (relocatable_output(ctx))
+    return "with -r";
+  if (ctx.arch.is_mercury())
+    return "for sm_100 and newer";
+  if (ctx.opts.debug)
+    return "with -g";
+  if (ctx.opts.lto)
+    return "with -dlto";
+  if (kernel_filter(ctx).mode != KernelFilter::Mode::All)
+    return "with -kernels-used, -variables-used or host-reference pruning";
+  for (const auto &[name, holders] : ctx.out.weak_holders)
+    if (holders.size() > 1)
+      return "with a weak function replaced by a later copy";
+  for (const OutputSymbol *sym : ctx.out.globals)
+    if (is_bound_texture_type(sym->type))
+      return "with bound texture, sampler or surface references";
+  return nullptr;
+}
+
 int run_link(Context &ctx) {
   const Options &opts = ctx.opts;
   Diagnostics &diag = ctx.diag;
@@ -187,9 +210,9 @@ int run_link(Context &ctx) {
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged
   // (Refused after the merge, so that its errors come first, as with nvlink;
   // measured: docs/notes/relocatable.md.)
-  if (checkpoint(ctx) && opts.preserve_relocs && (ctx.arch.is_mercury() || relocatable_output(ctx)))
-    diag.fatal(relocatable_output(ctx) ? "-preserve-relocs with -r is not supported by dlink yet"
-                                       : "-preserve-relocs is not supported by dlink yet for sm_100 and newer");
+  if (checkpoint(ctx) && opts.preserve_relocs)
+    if (const char *why = preserve_relocs_refusal(ctx))
+      diag.fatal(fmt::format("-preserve-relocs {} is not supported by dlink yet", why));
   if (relocatable_output(ctx))
     return run_relocatable_tail(ctx, pass);
   pass("resolve_undefined", resolve_undefined);            // undefined references found; symbol set frozen
