@@ -183,6 +183,9 @@ struct OutputReloc {
   // 32-bit PTX initialiser such as `.global .u32 p = x`): nvlink keeps such a
   // relocation for the loader; dlink refuses to apply one (relocate).
   bool overruns_input = false;
+  // Merge order (input, section, entry): --preserve-relocs lists the
+  // resolved relocations of one target in the reverse of this order.
+  u32 seq = 0;
 };
 
 // An owned EIATTR record (payload copied, symbol fields still pointing at
@@ -242,6 +245,10 @@ struct OutputSection {
   OutputSection *target = nullptr; // for relocation sections
   bool rela = false;
   std::vector<OutputReloc> relocs; // relocation sections, in output order
+  // --preserve-relocs: a target's .nv.resolvedrela<target> section, and the
+  // mark on that section (its relocations are the ones the link resolved).
+  OutputSection *resolved = nullptr;
+  bool resolved_rela = false;
   std::vector<InfoRecord> records; // .nv.info sections, in output order
   std::vector<InfoRecord> tail_records; // appended after the merge (sm_100+)
 
@@ -298,6 +305,7 @@ struct OutputSection {
 // The output ELF under construction.
 struct OutputModel {
   std::vector<OutputSection *> sections; // creation order
+  u32 reloc_seq = 0; // next OutputReloc::seq
   // `.common` variables in the order they were first seen as common.
   std::vector<OutputSymbol *> common_symbols;
   std::vector<OutputSymbol *> locals;    // section and local symbols, creation order

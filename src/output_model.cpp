@@ -253,7 +253,8 @@ OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela)
       return sec;
     // (Local functions of several inputs may share a name: rare, so a scan.)
     for (OutputSection *other : ctx.out.sections)
-      if (other->target == target && other->rela == rela && other->kind == SectionKind::Reloc)
+      if (other->target == target && other->rela == rela && other->kind == SectionKind::Reloc &&
+          !other->resolved_rela)
         return other;
   }
   OutputSection *sec = create_section(ctx, name, rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK, 8,
@@ -261,6 +262,19 @@ OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela)
   sec->rela = rela;
   sec->target = target;
   return sec;
+}
+
+OutputSection *resolved_rela_section_for(Context &ctx, OutputSection *target) {
+  if (!target->resolved) {
+    OutputSection *sec = create_section(ctx, ".nv.resolvedrela" + std::string(target->name),
+                                        SHT_CUDA_RESOLVED_RELA, SHF_INFO_LINK, 8, kRelaSize);
+    sec->kind = SectionKind::Reloc;
+    sec->rela = true;
+    sec->resolved_rela = true;
+    sec->target = target;
+    target->resolved = sec;
+  }
+  return target->resolved;
 }
 
 CalleeMap direct_callees(const Context &ctx) {

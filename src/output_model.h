@@ -62,6 +62,9 @@ InfoRecord to_output_record(const EiRecord &r,
 // The relocation section for `target` (".rela<name>" or ".rel<name>"),
 // created on first use.
 OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela);
+// --preserve-relocs: `.nv.resolvedrela<target>` (SHT_CUDA_RESOLVED_RELA),
+// created with the first relocation section an input gives `target`.
+OutputSection *resolved_rela_section_for(Context &ctx, OutputSection *target);
 
 // caller -> callee, callees of one caller in insertion order.
 using CalleeMap = std::multimap<const OutputSymbol *, const OutputSymbol *>;

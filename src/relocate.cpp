@@ -90,6 +90,7 @@ u64 relocation_symbol_value(const Context &ctx, const OutputSymbol &sym) {
 // order: capsule-Mercury values and the fatal error that stopped it.
 struct SectionResult {
   std::vector<OutputModel::CapsuleValue> capsule;
+  std::vector<OutputReloc> resolved; // --preserve-relocs: the ones applied
   std::optional<std::string> fatal;
   void fail(std::string message) { fatal = std::move(message); }
 };
@@ -169,6 +170,20 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
             insert_bits(word, a.bitpos, a.width, 0);
         continue;
       }
+      // (--preserve-relocs: not those against `.nv.ptx.const0.size` or a
+      // dynamic `extern __shared__` array, which nvlink resolves without
+      // listing them; measured with libcudadevrt and dynamic_shared.)
+      if (ctx.opts.preserve_relocs && r.sym && r.sym->namespace_shared)
+        return out.fail(fmt::format("--preserve-relocs: a relocation against the shared variable "
+                                   "'{}' outside a kernel is not supported by dlink yet",
+                                   r.sym->name));
+      if (ctx.opts.preserve_relocs &&
+          !(r.sym && (r.sym->internal_undefined_object || r.sym->extern_shared))) {
+        OutputReloc kept_copy = r;
+        kept_copy.addend += static_cast<i64>(r.bias);
+        kept_copy.bias = 0;
+        out.resolved.push_back(kept_copy);
+      }
       RelocInputs in;
       u64 s = r.sym ? relocation_symbol_value(ctx, *r.sym) : 0;
       // A dynamic array: its start in the function's kernels. From DWARF
@@ -237,6 +252,26 @@ void commit(Context &ctx, OutputSection *sec, SectionResult &result) {
   }
   if (result.fatal)
     ctx.diag.fatal(*result.fatal);
+  if (!result.resolved.empty()) {
+    OutputSection *resolved = sec->target->resolved;
+    if (!resolved)
+      return ctx.diag.fatal(fmt::format("--preserve-relocs: relocations of '{}' resolved where "
+                                        "nvlink's list for them was not measured; not "
+                                        "supported by dlink yet",
+                                        sec->target->name));
+    resolved->relocs.insert(resolved->relocs.end(), result.resolved.begin(),
+                            result.resolved.end());
+  }
+}
+
+// --preserve-relocs: each target's resolved relocations in the reverse of
+// merge order (nvlink's list is built by prepending as relocations of the
+// inputs are resolved, REL and RELA sections of one input in their order).
+void order_resolved(Context &ctx) {
+  for (OutputSection *sec : ctx.out.sections)
+    if (sec->resolved_rela)
+      std::stable_sort(sec->relocs.begin(), sec->relocs.end(),
+                       [](const OutputReloc &a, const OutputReloc &b) { return a.seq > b.seq; });
 }
 
 } // namespace
@@ -248,11 +283,12 @@ void commit(Context &ctx, OutputSection *sec, SectionResult &result) {
 void apply_relocations(Context &ctx) {
   std::vector<OutputSection *> secs;
   for (OutputSection *sec : ctx.out.sections)
-    if (sec->kind == SectionKind::Reloc && !sec->removed && sec->target)
+    if (sec->kind == SectionKind::Reloc && !sec->removed && sec->target && !sec->resolved_rela)
       secs.push_back(sec);
   if (ctx.par.serial()) {
     for (OutputSection *sec : secs)
       apply_relocation_section(ctx, sec);
+    order_resolved(ctx);
     return;
   }
   // Groups: runs of (target, position) sorted; a group's sections stay in
@@ -277,6 +313,7 @@ void apply_relocations(Context &ctx) {
   }, 16);
   for (size_t i = 0; i < secs.size(); ++i)
     commit(ctx, secs[i], results[i]);
+  order_resolved(ctx);
 }
 
 void apply_relocation_section(Context &ctx, OutputSection *sec) {

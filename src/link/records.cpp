@@ -247,6 +247,8 @@ void InputMerger::merge_relocs(const ElfSection &in) {
   if (in.data.empty() && !ctx_.arch.is_mercury())
     return;
   OutputSection *out = reloc_section_for(ctx_, target, rela);
+  if (ctx_.opts.preserve_relocs)
+    resolved_rela_section_for(ctx_, target);
   if (target->name.starts_with(".nv.constant.optimizer.") && rela &&
       std::find(ctx_.out.optimizer_relas.begin(), ctx_.out.optimizer_relas.end(), out) ==
           ctx_.out.optimizer_relas.end())
@@ -275,6 +277,7 @@ void InputMerger::merge_relocs(const ElfSection &in) {
     o.sym = mapped_symbol(r.sym);
     o.type = r.type;
     o.addend = r.addend;
+    o.seq = ctx_.out.reloc_seq++;
     if (const RelocDesc *desc = find_reloc(r.type);
         desc && occupies_file_space(in_section(in.info)) &&
         r.offset + reloc_field_bytes(*desc) > in_section(in.info).size)

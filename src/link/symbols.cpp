@@ -477,10 +477,18 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
   bool undefined_internal = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&
                             (s.other & 3) == 1; // STV_INTERNAL
   bool kept_undefined = relocatable_output(ctx_) && undefined_internal && !s.name.empty();
-  bool shared_symbol = debug_shared_symbols(ctx_);
+  // (--preserve-relocs: so do they, named by .nv.resolvedrela entries.)
+  bool shared_symbol = debug_shared_symbols(ctx_) || ctx_.opts.preserve_relocs;
+  // (--preserve-relocs: a kernel's `_param` stays a local symbol of its
+  // parameter bank, as with -r, and so do the `<k>.const_opt.*` symbols of
+  // a kernel's own `.nv.constant2.<k>`; a device function's bank, copied
+  // into kernels' banks, is not measured.)
+  bool param_symbol = ctx_.opts.preserve_relocs && sec && !sec->detached &&
+                      (sec->name.starts_with(".nv.constant0.") || sec->name.starts_with(".nv.constant2."));
   bool internal = s.name.empty() || (!sec && !kept_undefined) ||
                   (sec && !relocatable_output(ctx_) &&
-                   ((sec->kind == SectionKind::Shared && !shared_symbol) || per_function_bank));
+                   ((sec->kind == SectionKind::Shared && !shared_symbol) ||
+                    (per_function_bank && !param_symbol)));
   OutputSymbol *out = nullptr;
   if (kept_undefined) {
     out = create_local(ctx_, s.name);
@@ -507,6 +515,11 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
   }
   if (sec->kind == SectionKind::DebugShared)
     out->value = s.value; // (-r: the alignment, as in the input)
+  // (--preserve-relocs: a kernel's own __shared__ variable, kept as a local
+  // symbol, is written STV_INTERNAL; measured without -g.)
+  if (ctx_.opts.preserve_relocs && !ctx_.opts.debug && !relocatable_output(ctx_) &&
+      sec->kind == SectionKind::Shared && out->bind == STB_LOCAL)
+    out->other = static_cast<u8>((out->other & ~3) | 1);
   if (sec->kind == SectionKind::Shared && (s.other & 0xe0) == STO_CUDA_SHARED) {
     out->value = s.value; // the alignment, until layout
     sec->shared_vars.push_back(out);

@@ -23,9 +23,11 @@ void finish_sections(Context &ctx) {
       called.insert(out.call_edges[i].second);
   // Address-taken functions are described by the call graph's block 2
   // instead and drop out too.
-  // With -g (no function is removed) uncalled functions keep theirs.
+  // With -g and --preserve-relocs (no function is removed) uncalled
+  // functions keep theirs.
   std::erase_if(out.prototypes, [&](const auto &p) {
-    return (!ctx.opts.debug && !called.count(p.first)) || out.address_taken_syms.count(p.first);
+    return (!ctx.opts.debug && !ctx.opts.preserve_relocs && !called.count(p.first)) ||
+           out.address_taken_syms.count(p.first);
   });
   // Entries are in the order the output symbols were created (first
   // reference or definition while merging the inputs in link order), not in

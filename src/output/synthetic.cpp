@@ -199,6 +199,11 @@ public:
       // image (none in any golden output): the driver would patch S = 0
       // into the code. One here means a symbol the link could not name
       // (an internal or removed one): refuse rather than write it.
+      if (index == 0 && sec->resolved_rela)
+        ctx.diag.fatal(fmt::format("--preserve-relocs: the resolved relocation of type 0x{:x} at 0x{:x} "
+                                   "in '{}' names '{}', which this link writes no symbol for; not "
+                                   "supported by dlink yet",
+                                   r.type, r.offset, sec->name, r.sym ? r.sym->name : ""));
       if (index == 0)
         ctx.diag.fatal(fmt::format(
             "internal error: relocation of type 0x{:x} at 0x{:x} in '{}' against {} would "

@@ -1,0 +1,3 @@
+__global__ void child(int *data, int n) {
+  if (threadIdx.x < n) data[threadIdx.x] += 1;
+}
