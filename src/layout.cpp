@@ -6,6 +6,7 @@
 // chosen while merging. Sizes never change after this stage.
 #include "layout.h"
 
+#include "arch_format.h"
 #include "debug_link.h"
 #include "merge.h"
 #include "output_model.h"
@@ -358,7 +359,8 @@ void merge_function_banks(Context &ctx) {
   };
   auto bank_prefix = [&](const OutputSection *bank) {
     std::string prefix = final_prefix(bank);
-    return mercury && prefix == ".nv.constant2" ? std::string(".nv.constant.optimizer") : prefix;
+    std::string_view optimizer = arch_format(ctx.arch).optimizer_bank_prefix;
+    return !optimizer.empty() && prefix == ".nv.constant2" ? std::string(optimizer) : prefix;
   };
   std::vector<std::vector<OutputSection *>> groups;
   std::map<std::pair<std::string_view, const InputObject *>, size_t> group_of;

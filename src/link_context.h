@@ -302,6 +302,12 @@ struct OutputSection {
   }
 };
 
+// Base of the state a target family's own stage keeps beside the output
+// model (OutputModel::arch_state).
+struct ArchState {
+  virtual ~ArchState() = default;
+};
+
 // The output ELF under construction.
 struct OutputModel {
   std::vector<OutputSection *> sections; // creation order
@@ -362,7 +368,6 @@ struct OutputModel {
   // sm_100+: kernel parameter banks, created after the globals are fixed.
   std::vector<OutputSection *> deferred_sections;
   NameMap<OutputSection *> deferred_by_name;
-  OutputSection *merc_symtab = nullptr;
   // sm_100+ bound texture/sampler/surface references (texture_slots.h): a
   // kernel that gets header-index slots has its parameter bank registered
   // early as ".nv.constant.entry_image_header_indices.<k>" (renamed back to
@@ -398,23 +403,9 @@ struct OutputModel {
   // kernel, nvlink still gives that kernel slots.
   bool dead_code_uses_references = false;
   bool dead_code_uses_sampler_references = false;
-  // sm_100+: values the link resolves into capsule-Mercury code
-  // (.nv.capmerc.text.<f>): per capsule, each resolved Mercury relocation
-  // (decoded offset, symbol, addend, type, S + A). Mercury writes them into
-  // the capsule's encoding (mercury.cpp patch_capsules).
-  struct CapsuleValue {
-    u64 offset = 0;
-    const OutputSymbol *sym = nullptr;
-    i64 addend = 0;
-    u32 type = 0;
-    u64 value = 0;
-    bool header_index = false; // a texture/sampler/surface slot (value: slot - base)
-  };
-  std::map<const OutputSection *, std::vector<CapsuleValue>> capsule_values;
-  // sm_100+: capsules of kernels whose release-fence padding was removed
-  // (refinalize_fences.cpp), keyed by the .text section: the bytes that
-  // replace the input's .nv.capmerc.text.<f>.
-  std::map<const OutputSection *, std::vector<u8>> capsule_replacement;
+  // State a target family's own stage keeps for the link (sm_100+:
+  // src/mercury/state.h); generic stages never look inside.
+  std::unique_ptr<ArchState> arch_state;
   // Names of weak functions defined by the inputs merged so far.
   std::set<std::string_view> weak_function_names;
   // Weak function name -> index of the input whose definition is kept.

@@ -1,5 +1,7 @@
 // Creation of output sections and symbols (output_model.h).
 #include "output_model.h"
+
+#include "arch_format.h"
 #include "relocatable.h"
 
 namespace dlink {
@@ -128,7 +130,7 @@ void register_section(Context &ctx, OutputSection *sec, bool with_symbol) {
   // Creating a kernel's parameter bank creates its .rel companion first
   // (sm_75-90; on sm_100 and newer the banks are created at the end, alone).
   if (sec->kind == SectionKind::Constant && sec->name.starts_with(".nv.constant0.") &&
-      !ctx.arch.is_mercury() && !relocatable_output(ctx)) {
+      !arch_format(ctx.arch).late_parameter_banks && !relocatable_output(ctx)) {
     std::string rel_name = ".rel" + std::string(sec->name);
     OutputSection *rel = create_section(ctx, rel_name, SHT_REL, SHF_INFO_LINK, 8, kRelSize);
     rel->target = sec;

@@ -18,6 +18,7 @@
 #include "debug_link.h"
 #include "elf/dwarf_frame.h"
 #include "layout.h"
+#include "mercury/state.h"
 #include "relocatable.h"
 
 #include <algorithm>
@@ -89,7 +90,7 @@ u64 relocation_symbol_value(const Context &ctx, const OutputSymbol &sym) {
 // What applying one relocation section leaves for the link to commit, in
 // order: capsule-Mercury values and the fatal error that stopped it.
 struct SectionResult {
-  std::vector<OutputModel::CapsuleValue> capsule;
+  std::vector<MercuryState::CapsuleValue> capsule;
   std::vector<OutputReloc> resolved; // --preserve-relocs: the ones applied
   std::optional<std::string> fatal;
   void fail(std::string message) { fatal = std::move(message); }
@@ -247,7 +248,7 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
 
 void commit(Context &ctx, OutputSection *sec, SectionResult &result) {
   if (!result.capsule.empty()) {
-    auto &values = ctx.out.capsule_values[sec->target];
+    auto &values = mercury_state(ctx).capsule_values[sec->target];
     values.insert(values.end(), result.capsule.begin(), result.capsule.end());
   }
   if (result.fatal)

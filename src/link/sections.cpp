@@ -7,6 +7,8 @@
 #include "dlink/demangle.h"
 #include "dlink/reloc_types.h"
 
+#include "arch_format.h"
+
 #include "dead_code.h"
 #include "elf/dwarf_frame.h"
 #include "output_model.h"
@@ -32,8 +34,8 @@ OutputSection *InputMerger::map_section(u32 i) {
     return detach_function_bank(i);
   std::string_view name = output_name(in.name);
   OutputSection *out = local_function_sections_.count(name) ? nullptr : find_section(ctx_, name);
-  if (!out && ctx_.arch.is_mercury() && name.starts_with(".nv.constant0.")) {
-    // sm_100+: kernel parameter banks are created after the merge.
+  if (!out && arch_format(ctx_.arch).late_parameter_banks && name.starts_with(".nv.constant0.")) {
+    // Kernel parameter banks created after the merge (sm_100+).
     out = new_section(ctx_, name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
                       in.entsize);
     ctx_.out.deferred_sections.push_back(out);
@@ -52,12 +54,13 @@ OutputSection *InputMerger::map_section(u32 i) {
 }
 
 std::string_view InputMerger::output_name(std::string_view name) const {
-  if (ctx_.arch.is_mercury() && name == ".nv.constant3")
-    return ".nv.constant.user";
-  // A kernel's own optimizer constants (§16): ".nv.constant.optimizer.<k>"
-  // until finish_sections.
-  if (ctx_.arch.is_mercury() && name.starts_with(".nv.constant2."))
-    return ctx_.arena.save(".nv.constant.optimizer." + std::string(name.substr(14)));
+  const ArchFormat &format = arch_format(ctx_.arch);
+  if (name == ".nv.constant3")
+    return format.user_bank;
+  // A kernel's own optimizer constants (§16): "<prefix>.<k>" until
+  // finish_sections (sm_100+).
+  if (!format.optimizer_bank_prefix.empty() && name.starts_with(".nv.constant2."))
+    return ctx_.arena.save(std::string(format.optimizer_bank_prefix) + std::string(name.substr(13)));
   return name;
 }
 
@@ -183,7 +186,8 @@ std::optional<u32> InputMerger::input_section_named(std::string_view name) const
 
 void InputMerger::reserve_replaced_kernel_bank(u32 shndx) {
   const ElfSection &in = in_section(shndx);
-  if (!in.name.starts_with(".nv.constant0.") || ctx_.arch.is_mercury() || find_section(ctx_, in.name))
+  if (!in.name.starts_with(".nv.constant0.") || arch_format(ctx_.arch).late_parameter_banks ||
+      find_section(ctx_, in.name))
     return;
   if (auto k = defined_function(in.name.substr(14));
       k && winner_elsewhere_.count(*k) && !passed_over_copy(*k) &&

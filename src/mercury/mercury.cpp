@@ -12,6 +12,7 @@
 // types, visibility and sizes. Capsule code is opaque; only its relocations
 // are processed, by the same rules as SASS relocations.
 #include "mercury.h"
+#include "mercury/state.h"
 
 #include "dead_code.h"
 #include "merge.h"
@@ -63,7 +64,7 @@ public:
     add_header_index_banks();
     add_optimizer_banks();
     build_data_twins(DataTwinGroup::Others);
-    ctx_.out.merc_symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, SHF_CUDA_MERC, 8, kSymSize);
+    mercury_state(ctx_).symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, SHF_CUDA_MERC, 8, kSymSize);
   }
 
 private:
@@ -193,7 +194,8 @@ private:
       OutputSection *sec = create_merc(name, SHT_CUDA_CAPMERC_TEXT, SHF_CUDA_MERC, in->addralign);
       sec->twin = text;
       sec->func = text->func;
-      if (auto r = ctx_.out.capsule_replacement.find(text); r != ctx_.out.capsule_replacement.end())
+      auto &replacements = mercury_state(ctx_).capsule_replacement;
+      if (auto r = replacements.find(text); r != replacements.end())
         sec->data = r->second; // release fences re-encoded (refinalize_fences.cpp)
       else
         sec->data.assign(in->data.begin(), in->data.end());
@@ -492,14 +494,14 @@ private:
             (r.type != kMercuryRelocBase + 0x03 && r.type != kMercuryRelocBase + 0x04))
           ctx_.diag.fatal(fmt::format("unsupported Mercury relocation against '{}' in section '{}'",
                                       sym->name, name));
-        OutputModel::CapsuleValue v;
+        MercuryState::CapsuleValue v;
         v.offset = r.offset;
         v.sym = sym;
         v.addend = r.addend;
         v.type = r.type;
         v.value = slot->second - ctx_.out.texture_slot_base + static_cast<u64>(r.addend);
         v.header_index = true;
-        ctx_.out.capsule_values[target].push_back(v);
+        mercury_state(ctx_).capsule_values[target].push_back(v);
         continue;
       }
       bool clear = r.type == kMercuryRelocBase + 0x0e;
@@ -855,13 +857,14 @@ private:
 
   void patch_capsules() {
     for (OutputSection *capsule : ctx_.out.sections) {
-      auto found = ctx_.out.capsule_values.find(capsule);
-      if (found == ctx_.out.capsule_values.end() || !capsule->func)
+      auto &capsule_values = mercury_state(ctx_).capsule_values;
+      auto found = capsule_values.find(capsule);
+      if (found == capsule_values.end() || !capsule->func)
         continue;
       // Only values nvlink was seen to place: constant banks and header-index
       // slots. (Shared-memory offsets land on instructions without bytes.)
-      std::vector<OutputModel::CapsuleValue> values;
-      for (const OutputModel::CapsuleValue &v : found->second)
+      std::vector<MercuryState::CapsuleValue> values;
+      for (const MercuryState::CapsuleValue &v : found->second)
         if (v.header_index || (v.sym && v.sym->section &&
                                v.sym->section->kind == SectionKind::Constant))
           values.push_back(v);
@@ -900,7 +903,7 @@ private:
       bool parsed = parse_capsule(capsule->data, items);
       std::vector<u8> &c = capsule->data;
       size_t next = 0;
-      for (const OutputModel::CapsuleValue &v : values) {
+      for (const MercuryState::CapsuleValue &v : values) {
         // Pair in order with the SASS relocation of the same symbol and addend.
         while (next < order.size() &&
                !(sass_sym[order[next]] == v.sym->name && sass[order[next]].addend == v.addend))

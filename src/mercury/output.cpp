@@ -1,5 +1,6 @@
 // The capsule-Mercury hooks of writing the output (output.h).
 #include "mercury/output.h"
+#include "mercury/state.h"
 
 #include "output_model.h"
 
@@ -31,7 +32,7 @@ void order_mercury_symbols(Context &ctx, OutputLayout &layout) {
   const OutputModel &out = ctx.out;
   layout.merc_symbols.clear();
   layout.merc_locals = 1;
-  if (!out.merc_symtab)
+  if (const MercuryState *state = find_mercury_state(ctx); !state || !state->symtab)
     return;
   for (OutputSymbol *sym : layout.symbols) {
     bool late = std::find(out.late_locals.begin(), out.late_locals.end(), sym) != out.late_locals.end();
@@ -88,13 +89,29 @@ private:
 
 } // namespace
 
+MercuryState &mercury_state(Context &ctx) {
+  if (!ctx.out.arch_state)
+    ctx.out.arch_state = std::make_unique<MercuryState>();
+  return static_cast<MercuryState &>(*ctx.out.arch_state);
+}
+
+const MercuryState *find_mercury_state(const Context &ctx) {
+  return static_cast<const MercuryState *>(ctx.out.arch_state.get());
+}
+
+bool is_mercury_symbol_table(const Context &ctx, const OutputSection *sec) {
+  const MercuryState *state = find_mercury_state(ctx);
+  return state && sec == state->symtab;
+}
+
 std::unique_ptr<SyntheticSection> mercury_symbol_table(OutputSection *sec) {
   return std::make_unique<MercurySymbolTable>(sec);
 }
 
 bool mercury_section_header(const Context &ctx, const OutputLayout &layout, const OutputSection *sec,
                             ElfSection &e) {
-  const OutputSection *merc_symtab = ctx.out.merc_symtab;
+  const MercuryState *state = find_mercury_state(ctx);
+  const OutputSection *merc_symtab = state ? state->symtab : nullptr;
   u32 merc_symtab_index = merc_symtab ? merc_symtab->index : 0;
   if (sec == merc_symtab) {
     e.link = layout.index_of(".strtab");

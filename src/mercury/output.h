@@ -24,6 +24,8 @@ void order_mercury_symbols(Context &ctx, OutputLayout &layout);
 // Its entries, with Mercury sections, types and sizes.
 std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLayout &layout);
 
+// Whether `sec` is the capsule-Mercury symbol table (.nv.merc.symtab).
+bool is_mercury_symbol_table(const Context &ctx, const OutputSection *sec);
 // The capsule-Mercury symbol table as a synthetic section (output/synthetic.h).
 std::unique_ptr<SyntheticSection> mercury_symbol_table(OutputSection *sec);
 

@@ -13,6 +13,7 @@
 
 #include "elf/dwarf_frame.h"
 #include "elf/dwarf_line.h"
+#include "mercury/state.h"
 #include "output_model.h"
 #include "dlink/log.h"
 #include "sass.h"
@@ -716,7 +717,7 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
     r->addend = a;
   if (reg_map)
     reg_map->data = std::move(reg_bytes);
-  ctx.out.capsule_replacement[&text] = std::move(*capsule);
+  mercury_state(ctx).capsule_replacement[&text] = std::move(*capsule);
   log::debug("refinalize_fences: {}: rewritten ({} fence pairs, {} exit MEMBARs)", text.name, st.pairs,
              st.exit_membars);
   return FenceRewrite::Rewritten;

@@ -423,7 +423,7 @@ SyntheticSections metadata_sections(Context &ctx, const OutputLayout &layout) {
 SyntheticSections table_sections(Context &ctx, const OutputLayout &layout) {
   SyntheticSections list;
   for (OutputSection *sec : layout.order) {
-    if (sec == ctx.out.merc_symtab)
+    if (is_mercury_symbol_table(ctx, sec))
       list.push_back(mercury_symbol_table(sec));
     else if (sec->merc)
       continue;
