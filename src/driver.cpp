@@ -196,43 +196,6 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
 }
 
 // The pipeline itself.
-// --preserve-relocs: the shapes dlink refuses (measured against nvlink with
-// `tools/mode-sweep -- --preserve-relocs`: their images differ or are not
-// modelled; docs/notes/relocatable.md), or nullptr.
-static const char *preserve_relocs_refusal(const Context &ctx) {
-  if (relocatable_output(ctx))
-    return "with -r";
-  if (ctx.arch.is_mercury())
-    return "for sm_100 and newer";
-  if (ctx.opts.debug)
-    return "with -g";
-  if (ctx.opts.lto)
-    return "with -dlto";
-  if (kernel_filter(ctx).mode != KernelFilter::Mode::All)
-    return "with -kernels-used, -variables-used or host-reference pruning";
-  for (const auto &[name, holders] : ctx.out.weak_holders)
-    if (holders.size() > 1)
-      return "with a weak function replaced by a later copy";
-  for (const OutputSymbol *sym : ctx.out.globals)
-    if (is_bound_texture_type(sym->type))
-      return "with bound texture, sampler or surface references";
-  // (nvlink keeps .nv_debug.shared's section symbol: dynamic_shared, mixed.)
-  for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
-    if (sym->extern_shared)
-      return "with a dynamic extern __shared__ array";
-  for (const InputObject *obj : ctx.inputs)
-    for (const ElfSymbol &s : obj->symbols) {
-      // (nvlink keeps a lost copy's local symbols: cub_reduce, thrust_device.)
-      if (s.bind() == STB_WEAK && (s.other & STO_CUDA_ENTRY) && s.shndx != SHN_UNDEF)
-        return "with weak (template) kernels";
-      // (A file-local __constant__ variable: static_helper_const_ptx.)
-      if (s.bind() == STB_LOCAL && s.type() != STT_SECTION && s.shndx != SHN_UNDEF &&
-          s.shndx < obj->elf.sections.size() && obj->elf.sections[s.shndx].name == ".nv.constant3")
-        return "with file-local __constant__ variables";
-    }
-  return nullptr;
-}
-
 int run_link(Context &ctx) {
   const Options &opts = ctx.opts;
   Diagnostics &diag = ctx.diag;
@@ -251,7 +214,7 @@ int run_link(Context &ctx) {
   pass("validate_inputs", validate_inputs);                // every input's structure checked (corrupt: fatal)
   pass("choose_weak_definitions", choose_weak_definitions); // weak functions: the copy kept (fewest registers)
   if (!relocatable_output(ctx) && !opts.preserve_relocs)
-    pass("find_live_functions", find_live_functions);      // (--preserve-relocs: no dead code either)      // dead code: the functions that reach the output (-r: all)
+    pass("find_live_functions", find_live_functions);      // dead code: the functions that reach the output (-r, --preserve-relocs: all)
   pass("collect_prototype_strings", collect_prototype_strings); // .strtab's first strings, dead code's too
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged
   // Unified functions and variables (PTX `.attribute(.unified(...))`: the
@@ -264,8 +227,7 @@ int run_link(Context &ctx) {
   // (Refused after the merge, so that its errors come first, as with nvlink;
   // measured: docs/notes/relocatable.md.)
   if (checkpoint(ctx) && opts.preserve_relocs)
-    if (const char *why = preserve_relocs_refusal(ctx))
-      diag.fatal(fmt::format("-preserve-relocs {} is not supported by dlink yet", why));
+    refuse_unsupported_preserve_relocs(ctx);
   if (relocatable_output(ctx))
     return run_relocatable_tail(ctx, pass);
   pass("resolve_undefined", resolve_undefined);            // undefined references found; symbol set frozen

@@ -2,6 +2,7 @@
 // (relocatable.h; measured on nvlink 13.0.88, docs/notes/relocatable.md).
 #include "relocatable.h"
 
+#include "dead_code.h"
 #include "output_model.h"
 
 #include "mercury/relocatable_link.h"
@@ -162,6 +163,52 @@ void finish_relocatable(Context &ctx) {
   for (OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::Shared && sec->size == 0 && sec->shared_vars.empty())
       sec->removed = true;
+}
+
+namespace {
+
+// --preserve-relocs: the shapes dlink refuses (measured against nvlink with
+// `tools/mode-sweep -- --preserve-relocs`: their images differ or are not
+// modelled; docs/notes/relocatable.md), or nullptr.
+const char *preserve_relocs_refusal(const Context &ctx) {
+  if (relocatable_output(ctx))
+    return "with -r";
+  if (ctx.arch.is_mercury())
+    return "for sm_100 and newer";
+  if (ctx.opts.debug)
+    return "with -g";
+  if (ctx.opts.lto)
+    return "with -dlto";
+  if (kernel_filter(ctx).mode != KernelFilter::Mode::All)
+    return "with -kernels-used, -variables-used or host-reference pruning";
+  for (const auto &[name, holders] : ctx.out.weak_holders)
+    if (holders.size() > 1)
+      return "with a weak function replaced by a later copy";
+  for (const OutputSymbol *sym : ctx.out.globals)
+    if (is_bound_texture_type(sym->type))
+      return "with bound texture, sampler or surface references";
+  // (nvlink keeps .nv_debug.shared's section symbol: dynamic_shared, mixed.)
+  for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
+    if (sym->extern_shared)
+      return "with a dynamic extern __shared__ array";
+  for (const InputObject *obj : ctx.inputs)
+    for (const ElfSymbol &s : obj->symbols) {
+      // (nvlink keeps a lost copy's local symbols: cub_reduce, thrust_device.)
+      if (s.bind() == STB_WEAK && (s.other & STO_CUDA_ENTRY) && s.shndx != SHN_UNDEF)
+        return "with weak (template) kernels";
+      // (A file-local __constant__ variable: static_helper_const_ptx.)
+      if (s.bind() == STB_LOCAL && s.type() != STT_SECTION && s.shndx != SHN_UNDEF &&
+          s.shndx < obj->elf.sections.size() && obj->elf.sections[s.shndx].name == ".nv.constant3")
+        return "with file-local __constant__ variables";
+    }
+  return nullptr;
+}
+
+} // namespace
+
+void refuse_unsupported_preserve_relocs(Context &ctx) {
+  if (const char *why = preserve_relocs_refusal(ctx))
+    ctx.diag.fatal(fmt::format("-preserve-relocs {} is not supported by dlink yet", why));
 }
 
 } // namespace dlink

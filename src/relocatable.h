@@ -18,8 +18,8 @@ void check_relocatable_command_line(Context &ctx);
 // Inputs whose relocatable form dlink does not write yet (fatal): dynamic
 // `extern __shared__` arrays (nvlink defines them in .nv_debug.shared and
 // gives the kernels using them `externsharedinstance` references), a weak
-// function with its own constant bank in several inputs, sm_100 and newer.
-// Runs after the merge.
+// function with its own constant bank in several inputs, and the sm_100+
+// shapes of mercury/relocatable_link.h. Runs after the merge.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
 
 // Inputs that are themselves relocatable links' outputs (the command line
@@ -35,5 +35,13 @@ void check_prelinked_inputs(Context &ctx);
 // prototypes ordered, empty sections dropped. The .nv.info records stay as
 // merged; nothing is laid out or computed.
 void finish_relocatable(Context &ctx);
+
+// --preserve-relocs (an executable that keeps the applied relocations in
+// .nv.resolvedrela<target> sections): the links dlink does not reproduce
+// yet (fatal): -r, -g, -dlto, sm_100 and newer, pruning, replaced weak
+// functions and weak kernels, bound textures, dynamic shared arrays,
+// file-local __constant__ variables. Runs after the merge, so that merge
+// errors come first, as with nvlink.
+void refuse_unsupported_preserve_relocs(Context &ctx);
 
 } // namespace dlink
