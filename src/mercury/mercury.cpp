@@ -12,13 +12,14 @@
 // types, visibility and sizes. Capsule code is opaque; only its relocations
 // are processed, by the same rules as SASS relocations.
 #include "mercury.h"
+#include "mercury/capsule_patch.h"
 #include "mercury/state.h"
 
 #include "dead_code.h"
 #include "merge.h"
 #include "output_model.h"
 #include "relocatable.h"
-#include "relocate.h"
+#include "reloc/relocate.h"
 #include "dlink/reloc_types.h"
 
 #include <algorithm>
@@ -57,7 +58,7 @@ public:
     rewrite_dropped_copy_tables();
     prepare_header_index_banks();
     build_relocations();
-    patch_capsules();
+    patch_capsules(ctx_);
     // Created in this order (measured with textures, __constant__ data,
     // initialised globals and sm_110's reserved shared memory together).
     build_data_twins(DataTwinGroup::UserConstants);
@@ -804,127 +805,6 @@ private:
   void add_header_index_banks() {
     for (OutputSection *bank : header_index_banks_)
       add_late_section(bank);
-  }
-
-  // The capsule holds the code in an encoded form; the Mercury relocations
-  // address its decoded instruction stream. What is known of the encoding
-  // (measured, not derived: docs/notes/semantics-findings.md §18): a header
-  // (u32 section index, u32, u32 count, ceil(count/32) mask words), then one
-  // item per SASS instruction of the function (count of them): mask bit 1 =
-  // the item has no bytes; bit 0 = the next record, whose first byte h gives
-  // its length (low nibble n: h & 0x40 -> 4 bytes for n = 1 or 2, else 2n
-  // (at least 2); high nibble 0 or 8 and n > 0 -> 16n bytes; else 2 bytes).
-  // nvlink writes the value of each Mercury relocation it
-  // resolves (S + A, 16 or 32 bits) into the record of the SASS instruction
-  // that carries the twin SASS relocation: a 2-unit record 02 22 xx 06 whose
-  // u32 at +0x1c holds it (0 in the input); an instruction without bytes
-  // gets nothing. Only constant-bank and header-index values are placed;
-  // anything that does not fit this is refused.
-  struct CapsuleItem {
-    size_t pos = 0; // 0: no bytes
-    size_t size = 0;
-  };
-
-  static bool parse_capsule(const std::vector<u8> &c, std::vector<CapsuleItem> &items) {
-    if (c.size() < 12)
-      return false;
-    u32 count = read_le<u32>(c.data() + 8);
-    size_t pos = 12 + 4 * ((static_cast<size_t>(count) + 31) / 32);
-    if (pos > c.size())
-      return false;
-    for (u32 i = 0; i < count; i++) {
-      if ((read_le<u32>(c.data() + 12 + 4 * (i / 32)) >> (i % 32)) & 1) {
-        items.push_back({});
-        continue;
-      }
-      if (pos >= c.size())
-        return false; // items so far are kept
-      u8 h = c[pos];
-      size_t n = h & 0xf;
-      size_t len = 2;
-      if (h & 0x40)
-        len = n == 1 || n == 2 ? 4 : 2 * std::max<size_t>(n, 1);
-      else if (((h >> 4) == 0 || (h >> 4) == 8) && n)
-        len = 16 * n;
-      if (len > c.size() - pos)
-        return false; // a record past the end: items so far are kept
-      items.push_back({pos, len});
-      pos += len;
-    }
-    // Some capsules end with one 2-byte token outside the count.
-    return pos == c.size() || pos + 2 == c.size();
-  }
-
-  void patch_capsules() {
-    for (OutputSection *capsule : ctx_.out.sections) {
-      auto &capsule_values = mercury_state(ctx_).capsule_values;
-      auto found = capsule_values.find(capsule);
-      if (found == capsule_values.end() || !capsule->func)
-        continue;
-      // Only values nvlink was seen to place: constant banks and header-index
-      // slots. (Shared-memory offsets land on instructions without bytes.)
-      std::vector<MercuryState::CapsuleValue> values;
-      for (const MercuryState::CapsuleValue &v : found->second)
-        if (v.header_index || (v.sym && v.sym->section &&
-                               v.sym->section->kind == SectionKind::Constant))
-          values.push_back(v);
-      if (values.empty())
-        continue;
-      std::stable_sort(values.begin(), values.end(),
-                       [](const auto &a, const auto &b) { return a.offset < b.offset; });
-      std::string_view fname = capsule->func->name;
-      auto fail = [&](std::string_view why) {
-        ctx_.diag.fatal(fmt::format("constant or header-index value in '{}': dlink cannot place "
-                                    "it in this capsule-Mercury code ({})",
-                                    fname, why));
-      };
-      // The twin SASS relocations, from the input that defines the function.
-      const InputObject *obj = capsule->func->defined_in;
-      std::string sass_name = std::string(capsule->name.substr(11)); // ".text.<f>"
-      std::vector<ElfReloc> sass;
-      std::vector<std::string_view> sass_sym;
-      if (obj)
-        for (const char *prefix : {".rela", ".rel"})
-          if (auto idx = obj->elf.find_section(prefix + sass_name))
-            for (const ElfReloc &r : read_relocs(obj->elf.sections[*idx])) {
-              sass.push_back(r);
-              sass_sym.push_back(r.sym < obj->symbols.size() ? obj->symbols[r.sym].name
-                                                             : std::string_view());
-            }
-      std::vector<size_t> order(sass.size());
-      for (size_t i = 0; i < order.size(); i++)
-        order[i] = i;
-      std::stable_sort(order.begin(), order.end(),
-                       [&](size_t a, size_t b) { return sass[a].offset < sass[b].offset; });
-      std::vector<CapsuleItem> items;
-      // A capsule whose tokens are not all understood (parse not ending at
-      // its end) is still used up to the items it reached; each target
-      // record is checked below.
-      bool parsed = parse_capsule(capsule->data, items);
-      std::vector<u8> &c = capsule->data;
-      size_t next = 0;
-      for (const MercuryState::CapsuleValue &v : values) {
-        // Pair in order with the SASS relocation of the same symbol and addend.
-        while (next < order.size() &&
-               !(sass_sym[order[next]] == v.sym->name && sass[order[next]].addend == v.addend))
-          next++;
-        if (next == order.size())
-          fail(fmt::format("no SASS relocation for '{}'", v.sym->name));
-        u64 item = sass[order[next++]].offset / 16;
-        if (item >= items.size())
-          fail(parsed ? "instruction outside the capsule" : "unknown encoding");
-        const CapsuleItem &it = items[item];
-        if (it.pos == 0)
-          continue; // no bytes for this instruction
-        bool abs16 = v.type == kMercuryRelocBase + 0x04;
-        bool abs32 = v.type == kMercuryRelocBase + 0x03;
-        if (it.size != 32 || c[it.pos + 1] != 0x22 || c[it.pos + 3] != 0x06 ||
-            read_le<u32>(c.data() + it.pos + 0x1c) != 0 || !(abs16 || abs32))
-          fail(fmt::format("unknown record at 0x{:x}", it.pos));
-        write_le<u32>(c.data() + it.pos + 0x1c,
-                      static_cast<u32>(abs16 ? (v.value & 0xffff) : v.value));
-      }
-    }
   }
 
   // Mercury copies of data sections share the SASS section's bytes. They
