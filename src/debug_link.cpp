@@ -1,5 +1,6 @@
 // nvlink -g (debug_link.h).
 #include "debug_link.h"
+#include "arch_format.h"
 
 #include "dead_code.h"
 #include "layout.h"
@@ -90,7 +91,7 @@ u64 debug_shared_symbol_bias(const Context &ctx, const OutputSymbol &sym, bool p
                  // (dynamic arrays: on sm_100+, and on sm_90 once a namespace-scope
                  // variable is program-wide: probes v0-v2, shared_order)
                  (sym.debug_shared_symbol && sym.extern_shared &&
-                  (ctx.arch.is_mercury() || program_wide));
+                  (arch_format(ctx.arch).debug_shared_after_reserved_window || program_wide));
   return shifted ? reserved_shared_bytes(ctx) : 0;
 }
 

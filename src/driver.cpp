@@ -2,6 +2,7 @@
 // after it; this function is the table of contents.
 #include "dlink/driver.h"
 
+#include "arch_format.h"
 #include "callgraph_dump.h"
 #include "explain/explain.h"
 #include "dead_code.h"
@@ -16,7 +17,7 @@
 #include "nv_info.h"
 #include "registration.h"
 #include "relocatable.h"
-#include "relocate.h"
+#include "reloc/relocate.h"
 #include "texture_slots.h"
 #include "writer.h"
 
@@ -237,8 +238,8 @@ int run_link(Context &ctx) {
 
   pass("layout_memory", layout_memory);                    // shared/constant/global offsets fixed
   pass("allocate_texture_slots", allocate_texture_slots);  // .texref/.samplerref/.surfref header slots
-  if (ctx.arch.is_mercury())
-    pass("merge_function_banks", merge_function_banks);    // sm_100+: optimizer constant banks (after the slots)
+  if (arch_format(ctx.arch).function_banks_after_layout)
+    pass("merge_function_banks", merge_function_banks);    // sm_100+: function banks into kernels (after the slots)
   pass("apply_relocations", apply_relocations);            // link-time relocations applied, the rest kept
   pass("refinalize_kernels", refinalize_kernels);          // sm_100+: scoreboards of re-finalized kernels
   pass("pack_constant_bank", pack_constant_bank);          // kernel pruning: identical constant banks shared

@@ -350,17 +350,19 @@ void merge_function_banks(Context &ctx) {
     return std::any_of(reached.begin(), reached.end(),
                        [&](const OutputSymbol *f) { return f->name == bank->bank_function; });
   };
-  // sm_100+: the kernels' banks are created under their Mercury name,
-  // ".nv.constant.optimizer.<k>", each with an empty RELA section, and take
-  // their ".nv.constant2.<k>" names in finish_sections (§16).
-  const bool mercury = ctx.arch.is_mercury();
+  // Where the target names optimizer banks apart (sm_100+:
+  // ".nv.constant.optimizer.<k>"), the kernels' banks are created under that
+  // name, each with an empty RELA section, and take their
+  // ".nv.constant2.<k>" names in finish_sections (§16).
+  const ArchFormat &format = arch_format(ctx.arch);
+  const std::string optimizer =
+      format.optimizer_bank_prefix.empty() ? "" : std::string(format.optimizer_bank_prefix) + ".";
   auto final_prefix = [](const OutputSection *bank) {
     return std::string(bank->name.substr(0, bank->name.find('.', 12)));
   };
   auto bank_prefix = [&](const OutputSection *bank) {
     std::string prefix = final_prefix(bank);
-    std::string_view optimizer = arch_format(ctx.arch).optimizer_bank_prefix;
-    return !optimizer.empty() && prefix == ".nv.constant2" ? std::string(optimizer) : prefix;
+    return !optimizer.empty() && prefix == ".nv.constant2" ? std::string(format.optimizer_bank_prefix) : prefix;
   };
   std::vector<std::vector<OutputSection *>> groups;
   std::map<std::pair<std::string_view, const InputObject *>, size_t> group_of;
@@ -389,21 +391,21 @@ void merge_function_banks(Context &ctx) {
         create_callgraph_sections(ctx); // (nvlink has made them by now)
         OutputSection *bank =
             create_section(ctx, name, group.front()->type, group.front()->flags, group.front()->align);
-        if (mercury) // (created after layout_memory set the banks' type)
+        if (format.function_banks_after_layout) // (layout_memory has set the banks' type)
           bank->type = SHT_PROGBITS;
-        if (mercury && name.starts_with(".nv.constant.optimizer."))
+        if (!optimizer.empty() && name.starts_with(optimizer))
           ctx.out.optimizer_banks.push_back(
               {k, bank, ctx.arena.save(final_prefix(group.front()) + "." + std::string(k->name))});
       }
     }
-    // sm_100+: then the RELA sections of the kernels the group reaches
-    // that have none yet, in the same order.
-    if (!mercury)
+    // Then the optimizer banks' RELA sections of the kernels the group
+    // reaches that have none yet, in the same order.
+    if (optimizer.empty())
       continue;
     for (OutputSymbol *k : newest_first) {
       std::string name = bank_prefix(group.front()) + "." + std::string(k->name);
       OutputSection *bank = find_section(ctx, name);
-      if (!bank || !name.starts_with(".nv.constant.optimizer.") || find_section(ctx, ".rela" + name) ||
+      if (!bank || !name.starts_with(optimizer) || find_section(ctx, ".rela" + name) ||
           !reaches(k, group.front()))
         continue;
       OutputSection *rel = create_section(ctx, ".rela" + name, SHT_RELA, SHF_INFO_LINK, 8, kRelaSize);
@@ -473,7 +475,7 @@ u64 max_static_shared(const Arch &arch) {
 constexpr u64 kMaxUserConstant = 0x10000;
 
 void layout_memory(Context &ctx) {
-  if (!ctx.arch.is_mercury())
+  if (!arch_format(ctx.arch).function_banks_after_layout)
     merge_function_banks(ctx);
   layout_shared(ctx);
   layout_dynamic_shared(ctx);
@@ -507,7 +509,7 @@ void layout_memory(Context &ctx) {
       // Its variables were laid out into the kernels' sections; it only marks
       // the dynamic shared window (sm_100+: after the reserved prefix).
       // (-g: on every target; sm_75-89 have none.)
-      sec->size = ctx.arch.is_mercury() || debug_shared_symbols(ctx)
+      sec->size = arch_format(ctx.arch).debug_shared_after_reserved_window || debug_shared_symbols(ctx)
                       ? reserved_shared_bytes(ctx) + debug_shared_variables_end(ctx)
                       : 0;
       sec->type = SHT_NOBITS;
@@ -531,7 +533,7 @@ void layout_memory(Context &ctx) {
     if (sym->in_local_array)
       symbols.push_back(sym);
   for (OutputSymbol *sym : symbols) {
-    if (ctx.arch.is_mercury() && sym->name.starts_with(".nv.reservedSmem.")) {
+    if (arch_format(ctx.arch).reserved_window_symbols && sym->name.starts_with(".nv.reservedSmem.")) {
       sym->type = STT_CUDA_VARIABLE;
       if (sym->name == ".nv.reservedSmem.offset0")
         sym->value = 0x40;

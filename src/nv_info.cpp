@@ -5,6 +5,7 @@
 // final record lists of .nv.info and every .nv.info.<f>. Symbol fields stay
 // pointers to output symbols until serialization assigns indices.
 #include "nv_info.h"
+#include "arch_format.h"
 
 #include "layout.h"
 #include "output_model.h"
@@ -669,7 +670,7 @@ void report_resources(Context &ctx) {
     // count the reserved shared window (measured).
     std::string cmem0;
     // (-r lays nothing out: no reserved prefix to leave out.)
-    if (ctx.arch.is_mercury()) {
+    if (arch_format(ctx.arch).short_resource_report) {
       if (!ctx.opts.relocatable)
         smem -= std::min<u64>(smem, reserved_shared_bytes(ctx));
     } else
@@ -677,7 +678,7 @@ void report_resources(Context &ctx) {
     // sm_75-90: the header-index slots of bound references the kernel holds,
     // by kind, each when not zero (measured; sm_100+ prints none).
     std::string slots;
-    if (!ctx.arch.is_mercury() && bank0 && !bank0->removed) {
+    if (!arch_format(ctx.arch).short_resource_report && bank0 && !bank0->removed) {
       u32 textures = 0, surfaces = 0, samplers = 0;
       for (const OutputSection *rel : ctx.out.sections)
         if (rel->kind == SectionKind::Reloc && rel->target == bank0 && !rel->removed)

@@ -173,9 +173,10 @@ void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name,
   // sm_100+: each in-place rename leaves len(old) - (len(new) + 1) zero bytes
   // after .strtab (a renamed section whose new name gets no .strtab string
   // leaves len(old)).
-  if (ctx.arch.is_mercury() && !strtab_name)
+  const bool slack = arch_format(ctx.arch).rename_leaves_strtab_slack;
+  if (slack && !strtab_name)
     out.strtab_slack += old.size();
-  else if (ctx.arch.is_mercury() && old.size() > new_name.size() + 1)
+  else if (slack && old.size() > new_name.size() + 1)
     out.strtab_slack += old.size() - new_name.size() - 1;
 }
 

@@ -27,6 +27,7 @@
 //   records. The Mercury copies and the capsule patches are made by the
 //   capsule-Mercury stage (mercury.cpp).
 #include "texture_slots.h"
+#include "arch_format.h"
 
 #include "dlink/reloc_types.h"
 #include "output_model.h"
@@ -53,14 +54,14 @@ std::vector<u32> merge_sort_equal_keys(const std::vector<u32> &list) {
   return a;
 }
 
-u32 slot_reloc_type(u8 sym_type, bool mercury) {
+u32 slot_reloc_type(u8 sym_type, const ArchFormat &format) {
   using namespace reloc_type;
   switch (sym_type) {
   case STT_CUDA_TEXTURE:
     return R_CUDA_TEX_HEADER_INDEX;
   case STT_CUDA_SAMPLER:
-    // sm_100+ writes the sampler records with the 12-bit-at-0 variant.
-    return mercury ? R_CUDA_SAMP_HEADER_INDEX_0 : R_CUDA_SAMP_HEADER_INDEX;
+    // (sm_100+ writes the sampler records with the 12-bit-at-0 variant.)
+    return format.sampler_slot_reloc;
   default:
     return R_CUDA_SURF_HEADER_INDEX;
   }
@@ -129,15 +130,16 @@ void resolve_slot_relocs(Context &ctx, const std::map<const OutputSymbol *, u64>
 
 // sm_100+: a kernel's parameter bank that takes slots, created now; returns
 // its RELA section.
-OutputSection *create_header_index_bank(Context &ctx, OutputSymbol *kernel, OutputSection *bank) {
-  // The bank is created as
-  // ".nv.constant.entry_image_header_indices.<k>" with a RELA section
+OutputSection *create_header_index_bank(Context &ctx, OutputSymbol *kernel, OutputSection *bank,
+                                        std::string_view prefix) {
+  // The bank is created as "<prefix>.<k>"
+  // (".nv.constant.entry_image_header_indices.<k>") with a RELA section
   // (names: .shstrtab bank then rela, .strtab rela then bank); it takes
   // its ".nv.constant0.<k>" name back in finish_sections.
   std::string_view final_name = bank->name;
   std::erase(ctx.out.deferred_sections, bank);
   ctx.out.deferred_by_name.erase(final_name);
-  std::string name = ".nv.constant.entry_image_header_indices." + std::string(final_name.substr(14));
+  std::string name = std::string(prefix) + "." + std::string(final_name.substr(14));
   bank->name = ctx.arena.save(name);
   bank->symbol->name = bank->name;
   register_section(ctx, bank, false);
@@ -180,11 +182,11 @@ void allocate_texture_slots(Context &ctx) {
       if ((*it)->type == type)
         list.push_back(*it);
 
-  // Kernels and their parameter banks (sm_100+: not created yet, taken in
-  // the order of the kernels' code sections).
-  const bool mercury = ctx.arch.is_mercury();
+  // Kernels and their parameter banks (created late: not created yet, taken
+  // in the order of the kernels' code sections).
+  const ArchFormat &format = arch_format(ctx.arch);
   std::vector<OutputSection *> banks = ctx.out.sections;
-  if (mercury) {
+  if (format.late_parameter_banks) {
     // (nvlink's .nv.callgraph and .nv.prototype exist by now: their names
     // come first.)
     create_callgraph_sections(ctx);
@@ -210,7 +212,7 @@ void allocate_texture_slots(Context &ctx) {
     base = std::max(base, sec->size);
   }
   // (sm_100+: 16-aligned; probes with banks of 0x384..0x398 bytes.)
-  base = align_to(base, mercury ? 16 : 4);
+  base = align_to(base, format.header_index_slot_align);
 
   std::map<const OutputSymbol *, u64> slot;
   std::vector<u32> order =
@@ -246,8 +248,8 @@ void allocate_texture_slots(Context &ctx) {
     bank->data.resize(end, 0);
     bank->size = end;
     OutputSection *rel = nullptr;
-    if (mercury) {
-      rel = create_header_index_bank(ctx, kernel, bank);
+    if (!format.header_index_bank_prefix.empty()) {
+      rel = create_header_index_bank(ctx, kernel, bank, format.header_index_bank_prefix);
     } else {
       rel = reloc_section_for(ctx, bank, false);
       rel->flags = 0; // nvlink writes these without SHF_INFO_LINK
@@ -257,7 +259,7 @@ void allocate_texture_slots(Context &ctx) {
       if (sym->type == STT_CUDA_SAMPLER && !samplers)
         continue;
       rel->relocs.push_back(
-          {base + 4 * pos, sym, slot_reloc_type(sym->type, mercury), 0, 0});
+          {base + 4 * pos, sym, slot_reloc_type(sym->type, format), 0, 0});
     }
   }
 }

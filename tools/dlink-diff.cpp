@@ -3,12 +3,12 @@
 //   dlink-diff A B
 //
 // Exit status 0 and "identical" when the files are byte-identical. Otherwise
-// a semantic, section-by-section report (see tools_support/cubin_diff.h) and
+// a semantic, section-by-section report (see tools/lib/cubin_diff.h) and
 // exit status 1. When the object models agree but the bytes do not (padding
 // between sections, say), the first differing file offset is reported with
 // the region it falls in. Exit status 2 for unreadable or malformed input.
 #include "dlink/elf.h"
-#include "tools_support/cubin_diff.h"
+#include "lib/cubin_diff.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -30,7 +30,7 @@
 #include "dlink/fatbin.h"
 #include "dlink/host_object.h"
 #include "explain/cubin_resources.h"
-#include "tools_support/cubin_text.h"
+#include "elf/cubin_text.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -5,7 +5,7 @@
 // complete as possible. The names of the NVIDIA-specific values come from
 // formats.md; where that document marks a meaning as unverified the text
 // says so with a trailing '?'.
-#include "tools_support/cubin_text.h"
+#include "elf/cubin_text.h"
 
 #include "dlink/reloc_types.h"
 

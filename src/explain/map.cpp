@@ -20,7 +20,7 @@
 #include "dead_code.h"
 #include "dlink/eiattr.h"
 
-#include "tools_support/cubin_text.h"
+#include "elf/cubin_text.h"
 
 #include <fmt/format.h>
 

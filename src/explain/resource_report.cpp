@@ -6,6 +6,7 @@
 // adds what only it knows: which inputs contributed each kernel's code and
 // whether a kernel uses dynamic shared memory.
 #include "explain/cubin_resources.h"
+#include "arch_format.h"
 #include "explain/explain.h"
 
 #include "dlink/demangle.h"
@@ -71,7 +72,7 @@ std::string describe_resources(const Context &ctx, const LinkOutcome &outcome) {
   std::unordered_map<std::string_view, const FunctionResources *> fn;
   for (const FunctionResources &f : res.functions)
     fn[f.name] = &f;
-  const u64 reserved = ctx.arch.is_mercury() ? reserved_shared_bytes(ctx) : 0;
+  const u64 reserved = arch_format(ctx.arch).short_resource_report ? reserved_shared_bytes(ctx) : 0;
   const StackAnalysis stacks(res);
 
   out += fmt::format("      \"global_bytes\": {},\n", res.global_bytes);

@@ -8,7 +8,7 @@
 #include "dead_code.h"
 #include "dlink/demangle.h"
 
-#include "tools_support/cubin_text.h"
+#include "elf/cubin_text.h"
 
 #include <fmt/format.h>
 

@@ -3,6 +3,7 @@
 // Measured on nvlink 13.0.88: docs/notes/diagnostics.md "Constant bank laid
 // out again".
 #include "merge.h"
+#include "arch_format.h"
 
 #include "dlink/host_object.h"
 
@@ -297,7 +298,7 @@ private:
 } // namespace
 
 u64 relayout_constant_bank(Context &ctx) {
-  OutputSection *sec = find_section(ctx, ctx.arch.is_mercury() ? ".nv.constant.user" : ".nv.constant3");
+  OutputSection *sec = find_section(ctx, arch_format(ctx.arch).user_bank);
   if (!sec || sec->size <= kMaxConstantBank || relocatable_output(ctx))
     return sec ? sec->size : 0;
   return ConstantRelayout(ctx, sec).run();

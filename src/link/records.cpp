@@ -1,6 +1,7 @@
 // The merge stage (merge.h): per-section records: .nv.compat, .nv.info
 // records and relocations.
 #include "link/input_merger.h"
+#include "arch_format.h"
 #include "merge.h"
 
 #include "dlink/demangle.h"
@@ -113,7 +114,7 @@ void InputMerger::merge_function_info(const ElfSection &in) {
     // in their input order.
     bool bank_record = r.attr == EIATTR_CBANK_PARAM_SIZE || r.attr == EIATTR_PARAM_CBANK ||
                        r.attr == EIATTR_SW_WAR;
-    if (ctx_.arch.is_mercury() && bank_record)
+    if (arch_format(ctx_.arch).late_parameter_banks && bank_record)
       info->tail_records.push_back(convert_record(r));
     else
       info->records.push_back(convert_record(r));
@@ -244,7 +245,7 @@ void InputMerger::merge_relocs(const ElfSection &in) {
   // sm_90) creates no output section: its name is in neither string table
   // (testdata/src/empty_rela_constant2). On sm_100+ the SASS section
   // stays when its Mercury twin has entries, so it is created there.
-  if (in.data.empty() && !ctx_.arch.is_mercury())
+  if (in.data.empty() && !arch_format(ctx_.arch).empty_reloc_sections_created)
     return;
   OutputSection *out = reloc_section_for(ctx_, target, rela);
   if (ctx_.opts.preserve_relocs)

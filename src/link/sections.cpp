@@ -109,8 +109,8 @@ void InputMerger::append_data(OutputSection *out, u32 i) {
   if (out->has_file_data()) {
     out->data.resize(offset, 0);
     std::optional<std::vector<u8>> edited;
-    if (ctx_.arch.is_mercury() && out->kind == SectionKind::Debug)
-      edited = mercury_debug_edit(i);
+    if (out->kind == SectionKind::Debug)
+      edited = mercury_debug_edit(i); // (sm_100+; nothing otherwise)
     if (edited)
       out->data.insert(out->data.end(), edited->begin(), edited->end());
     else

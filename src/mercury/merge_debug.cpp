@@ -78,6 +78,8 @@ std::optional<MercuryFde> mercury_frame_entry(const InputObject &obj, std::strin
 } // namespace
 
 std::optional<std::vector<u8>> InputMerger::mercury_debug_edit(u32 i) {
+  if (!ctx_.arch.is_mercury())
+    return std::nullopt;
   const ElfSection &in = in_section(i);
   if (in.name == ".debug_frame")
     return filter_debug_frame(i);

@@ -1,6 +1,7 @@
 // The ELF headers of the output (sections.h): file header, section headers,
 // offsets and program headers.
 #include "output/sections.h"
+#include "arch_format.h"
 
 #include "mercury/output.h"
 #include "output_model.h"
@@ -21,13 +22,13 @@ void build_file_header(Context &ctx, const OutputLayout &layout) {
   elf.machine = EM_CUDA;
   elf.version = 1;
   // (-r on sm_100+: no program header size either; sm_75-90a keep it.)
-  elf.phentsize = relocatable_output(ctx) && ctx.arch.is_mercury() ? 0 : kPhdrSize;
+  elf.phentsize = relocatable_output(ctx) && arch_format(ctx.arch).relocatable_without_phentsize ? 0 : kPhdrSize;
   elf.shstrndx = 1;
   u32 cuinfo_index = 0;
   for (const OutputSection *sec : layout.order)
     if (sec->name == ".note.nv.cuinfo")
       cuinfo_index = sec->index;
-  elf.flags = (cuinfo_index << 24) | (ctx.arch.sm << 8) | (ctx.arch.sm >= 100 ? 0x02 : 0x04);
+  elf.flags = (cuinfo_index << 24) | (ctx.arch.sm << 8) | arch_format(ctx.arch).elf_flags_low;
 }
 
 void build_section_headers(Context &ctx, const OutputLayout &layout) {

@@ -11,6 +11,7 @@
 // ever created, every global symbol name ever created; .shstrtab every
 // section name ever created. Neither is compacted.
 #include "output/sections.h"
+#include "arch_format.h"
 
 #include "layout.h"
 #include "debug_link.h"
@@ -80,7 +81,7 @@ void drop_empty_sections(Context &ctx) {
     target.format = EIFMT_BVAL;
     target.attr = 0x09; // EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET (value set when written)
     out.compat = {target};
-    if (ctx.arch.is_mercury()) { // sm_100+: and a zero record 0x0b (value set when written)
+    if (arch_format(ctx.arch).empty_compat_has_features_record) { // (value set when written)
       EiRecord features;
       features.format = EIFMT_SVAL;
       features.attr = 0x0b;
@@ -175,7 +176,8 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
     // (sm_100+: a kernel's shared section, or -g's .nv_debug.shared, holding
     // only the reserved prefix counts as empty.)
     // (-r lays nothing out: no prefix.)
-    u64 empty = ctx.arch.is_mercury() && !ctx.opts.relocatable && (k == SectionKind::Shared || k == SectionKind::DebugShared)
+    u64 empty = arch_format(ctx.arch).reserved_window_only_is_empty && !ctx.opts.relocatable &&
+                            (k == SectionKind::Shared || k == SectionKind::DebugShared)
                     ? reserved
                     : 0;
     return !(sym->is_section_symbol && sym->section->size <= empty &&

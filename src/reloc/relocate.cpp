@@ -12,7 +12,7 @@
 // lives in code or global memory is kept (all sh_addr are 0 in a cubin);
 // linker-handled types against constant banks and shared memory, and
 // references into non-allocated sections (.debug_frame), are applied.
-#include "relocate.h"
+#include "reloc/relocate.h"
 
 #include "dlink/reloc_types.h"
 #include "debug_link.h"

@@ -1,7 +1,7 @@
 // dlink-diff's explanation of differing machine code: scheduling controls
 // (bits 105-127 of a 16-byte instruction) are told apart from the
 // instruction bits.
-#include "tools_support/cubin_diff.h"
+#include "lib/cubin_diff.h"
 
 #include <gtest/gtest.h>
 

@@ -8,10 +8,10 @@
 // graph and prototype sections line by line as dlink-dump renders them,
 // string tables string by string, anything else by first differing byte with
 // a hex window. Decoding failures fall back to the byte comparison.
-#include "tools_support/cubin_diff.h"
+#include "lib/cubin_diff.h"
 
 #include "dlink/eiattr.h"
-#include "tools_support/cubin_text.h"
+#include "elf/cubin_text.h"
 
 #include <fmt/format.h>
 
