@@ -12,6 +12,7 @@
 #include "link_context.h"
 #include "merge.h"
 #include "mercury/mercury.h"
+#include "mercury/output.h"
 #include "mercury/refinalize.h"
 #include "mercury/relocatable_link.h"
 #include "nv_info.h"
@@ -68,6 +69,8 @@ void check_command_line(Context &ctx) {
   if (!ctx.opts.arch)
     ctx.diag.fatal("Unknown arch name '(null)'");
   ctx.arch = *ctx.opts.arch;
+  if (ctx.arch.is_mercury())
+    select_output_hooks(ctx, &mercury_output_hooks()); // sm_100+: the capsule-Mercury sections
   if (!ctx.opts.threads.empty() && ctx.opts.threads[0] == '-')
     ctx.diag.fatal(fmt::format("--threads {}: expected a positive number (0: every core)", ctx.opts.threads));
   check_relocatable_command_line(ctx);

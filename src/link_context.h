@@ -33,6 +33,7 @@ namespace dlink {
 struct OutputSection;
 struct OutputSymbol;
 struct ExplainState; // src/explain/explain.h
+class OutputHooks;   // src/output/target_hooks.h
 
 // Where an input came from and why it takes part in the link (recorded by
 // read_inputs for --map and --why-extract; no stage reads it).
@@ -529,6 +530,9 @@ struct Context {
   // --map, --why-extract, --trace-symbol, --resource-report (src/explain):
   // null unless one of them was given. Never read by a stage.
   std::shared_ptr<ExplainState> explain;
+  // What the target family adds to writing the output (output/target_hooks.h;
+  // chosen by the driver, null: nothing).
+  const OutputHooks *output_hooks = nullptr;
 };
 
 } // namespace dlink

@@ -8,7 +8,7 @@
 // sm_100+ joins through the hooks of mercury/output.h.
 #include "writer.h"
 
-#include "mercury/output.h"
+#include "output/target_hooks.h"
 #include "output/sections.h"
 #include "output/synthetic.h"
 #include "relocatable.h"
@@ -37,14 +37,14 @@ void write_output(Context &ctx) {
   for (auto &t : tables)
     synthetic.push_back(std::move(t));
   write_synthetic_sections(ctx, layout, synthetic);
-  patch_mercury_sections(ctx, layout);
+  output_hooks(ctx).patch_sections(ctx, layout);
 
   build_file_header(ctx, layout);
   build_section_headers(ctx, layout);
   if (relocatable_output(ctx))
-    assign_offsets(ctx.output_elf, OffsetStyle::Linker, mercury_shared_offset); // (no program headers)
+    assign_offsets(ctx.output_elf, OffsetStyle::Linker, output_hooks(ctx).shared_offset_rule()); // (no program headers)
   else
-    build_program_headers(ctx.output_elf, layout.order);
+    build_program_headers(ctx, ctx.output_elf, layout.order);
 }
 
 namespace {

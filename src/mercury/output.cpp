@@ -236,4 +236,36 @@ size_t mercury_shared_offset(const ElfFile &file, size_t i) {
   return matches == 1 ? by_content : 0;
 }
 
+namespace {
+
+class MercuryOutputHooks final : public OutputHooks {
+public:
+  bool keeps_empty_reloc_section(Context &ctx, const OutputSection *sec) const override {
+    return mercury_twin_has_relocs(ctx, sec);
+  }
+  void order_symbols(Context &ctx, OutputLayout &layout) const override { order_mercury_symbols(ctx, layout); }
+  bool owns_section(const OutputSection *sec) const override { return sec->merc; }
+  std::unique_ptr<SyntheticSection> table_section(const Context &ctx, OutputSection *sec) const override {
+    return is_mercury_symbol_table(ctx, sec) ? mercury_symbol_table(sec) : nullptr;
+  }
+  void section_header(const Context &ctx, const OutputLayout &layout, const OutputSection *sec,
+                      ElfSection &e) const override {
+    mercury_section_header(ctx, layout, sec, e);
+  }
+  void patch_sections(Context &ctx, const OutputLayout &layout) const override {
+    patch_mercury_sections(ctx, layout);
+  }
+  void set_file_slack(Context &ctx, const OutputLayout &layout, ElfFile &elf) const override {
+    set_mercury_file_slack(ctx, layout, elf);
+  }
+  SharedOffsetRule shared_offset_rule() const override { return mercury_shared_offset; }
+};
+
+} // namespace
+
+const OutputHooks &mercury_output_hooks() {
+  static const MercuryOutputHooks hooks;
+  return hooks;
+}
+
 } // namespace dlink

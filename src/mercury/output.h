@@ -4,6 +4,7 @@
 #pragma once
 
 #include "output/synthetic.h"
+#include "output/target_hooks.h"
 
 namespace dlink {
 
@@ -45,5 +46,9 @@ void set_mercury_file_slack(Context &ctx, const OutputLayout &layout, ElfFile &e
 // earlier section whose file offset capsule-Mercury section `i` shares
 // (taking no bytes of its own), or 0.
 size_t mercury_shared_offset(const ElfFile &file, size_t i);
+
+// The hooks above as the writer's OutputHooks (output/target_hooks.h): the
+// driver chooses them for sm_100+ targets.
+const OutputHooks &mercury_output_hooks();
 
 } // namespace dlink

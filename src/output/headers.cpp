@@ -3,7 +3,7 @@
 #include "output/sections.h"
 #include "arch_format.h"
 
-#include "mercury/output.h"
+#include "output/target_hooks.h"
 #include "output_model.h"
 #include "relocatable.h"
 
@@ -54,7 +54,9 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
     e.flags = sec->flags;
     e.addralign = sec->align;
     e.entsize = sec->entsize;
-    if (!mercury_section_header(ctx, layout, sec, e))
+    if (output_hooks(ctx).owns_section(sec))
+      output_hooks(ctx).section_header(ctx, layout, sec, e);
+    else
     switch (sec->kind) {
     case SectionKind::SymbolTable:
       e.link = strtab_index;
@@ -127,7 +129,7 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
   }
   if (elf.sections.size() > SHN_LORESERVE)
     elf.sections[0].size = elf.sections.size(); // (e_shnum 0: src/elf/elf.cpp)
-  set_mercury_file_slack(ctx, layout, elf);
+  output_hooks(ctx).set_file_slack(ctx, layout, elf);
 }
 
 namespace {
@@ -160,10 +162,10 @@ struct SegmentBuilder {
 
 } // namespace
 
-void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &order) {
+void build_program_headers(const Context &ctx, ElfFile &elf, const std::vector<OutputSection *> &order) {
   bool sm100 = (elf.flags & 0xff) == 0x02; // (the sm_100+ segment layout)
   elf.segments.clear();
-  assign_offsets(elf, OffsetStyle::Linker, mercury_shared_offset); // section offsets do not depend on the segments
+  assign_offsets(elf, OffsetStyle::Linker, output_hooks(ctx).shared_offset_rule()); // section offsets do not depend on the segments
   auto load = [](u32 flags) {
     ElfProgramHeader p;
     p.type = PT_LOAD;
@@ -179,7 +181,7 @@ void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &ord
   bool have_data = false;
   std::vector<const OutputSection *> data_nobits;
   for (const OutputSection *sec : order) {
-    if (sec->merc) // (the sm_100+ copies take no part)
+    if (output_hooks(ctx).owns_section(sec)) // (the sm_100+ copies take no part)
       continue;
     const ElfSection &e = elf.sections[sec->index];
     if (sec->kind == SectionKind::Constant) {
@@ -238,7 +240,7 @@ void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &ord
   std::vector<size_t> table_segments{0};
   table_segments.push_back(sm100 ? 1 : segs.size() - 1);
   elf.segments = segs;
-  assign_offsets(elf, OffsetStyle::Linker, mercury_shared_offset);
+  assign_offsets(elf, OffsetStyle::Linker, output_hooks(ctx).shared_offset_rule());
   u64 size = elf.segments.size() * kPhdrSize;
   for (size_t i : table_segments) {
     elf.segments[i].offset = elf.phoff;

@@ -15,7 +15,7 @@
 
 #include "layout.h"
 #include "debug_link.h"
-#include "mercury/output.h"
+#include "output/target_hooks.h"
 #include "output_model.h"
 
 #include <algorithm>
@@ -65,9 +65,10 @@ int group_of(const OutputSection *sec) {
 void drop_empty_sections(Context &ctx) {
   OutputModel &out = ctx.out;
   for (OutputSection *sec : out.sections) {
-    // (An empty SASS relocation section stays when its capsule-Mercury
-    // twin does not.)
-    if (sec->kind == SectionKind::Reloc && sec->relocs.empty() && !mercury_twin_has_relocs(ctx, sec))
+    // (sm_100+: an empty SASS relocation section stays when its twin does
+    // not.)
+    if (sec->kind == SectionKind::Reloc && sec->relocs.empty() &&
+        !output_hooks(ctx).keeps_empty_reloc_section(ctx, sec))
       sec->removed = true;
     if (sec->kind == SectionKind::Compat && !out.have_compat && !ctx.inputs.empty())
       sec->removed = true;
@@ -203,7 +204,7 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
   if (have_late)
     layout.num_locals = symbols.size() + 1;
 
-  order_mercury_symbols(ctx, layout);
+  output_hooks(ctx).order_symbols(ctx, layout);
   for (size_t i = 0; i < symbols.size(); i++)
     symbols[i]->index = static_cast<u32>(i + 1);
 }

@@ -30,6 +30,6 @@ void build_file_header(Context &ctx, const OutputLayout &layout);
 void build_section_headers(Context &ctx, const OutputLayout &layout);
 
 // File offsets and, for an executable, the program headers.
-void build_program_headers(ElfFile &elf, const std::vector<OutputSection *> &order);
+void build_program_headers(const Context &ctx, ElfFile &elf, const std::vector<OutputSection *> &order);
 
 } // namespace dlink

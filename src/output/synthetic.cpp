@@ -4,6 +4,7 @@
 #include "layout.h"
 #include "debug_link.h"
 #include "mercury/output.h"
+#include "output/target_hooks.h"
 #include "output_model.h"
 
 #include <algorithm>
@@ -397,7 +398,7 @@ SyntheticSections metadata_sections(Context &ctx, const OutputLayout &layout) {
   SyntheticSections list;
   for (OutputSection *sec : layout.order)
     if (sec->kind == SectionKind::ModuleInfo || sec->kind == SectionKind::FunctionInfo ||
-        (sec->merc && sec->type == SHT_CUDA_MERC_INFO))
+        sec->type == SHT_CUDA_MERC_INFO)
       list.push_back(std::make_unique<InfoSection>(sec));
   // (.nv.callgraph always exists by now; .nv.prototype and .nv.rel.action
   // may have been dropped.)
@@ -423,11 +424,10 @@ SyntheticSections metadata_sections(Context &ctx, const OutputLayout &layout) {
 SyntheticSections table_sections(Context &ctx, const OutputLayout &layout) {
   SyntheticSections list;
   for (OutputSection *sec : layout.order) {
-    if (is_mercury_symbol_table(ctx, sec))
-      list.push_back(mercury_symbol_table(sec));
-    else if (sec->merc)
-      continue;
-    else if (sec->kind == SectionKind::StringTable)
+    if (output_hooks(ctx).owns_section(sec)) {
+      if (auto table = output_hooks(ctx).table_section(ctx, sec))
+        list.push_back(std::move(table));
+    } else if (sec->kind == SectionKind::StringTable)
       list.push_back(std::make_unique<StringTableSection>(
           sec, sec->name == ".shstrtab" ? layout.shstrtab : layout.strtab));
     else if (sec->kind == SectionKind::SymbolTable)

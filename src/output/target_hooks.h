@@ -7,14 +7,11 @@
 #pragma once
 
 #include "dlink/elf.h"
-#include "link_context.h"
+#include "output/synthetic.h"
 
 #include <memory>
 
 namespace dlink {
-
-struct OutputLayout;
-class SyntheticSection;
 
 class OutputHooks {
 public:
