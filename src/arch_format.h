@@ -36,6 +36,9 @@ struct ArchFormat {
   // An empty input relocation section still creates its output section
   // (dropped when written unless the target's own stage keeps it).
   bool empty_reloc_sections_created = false;
+  // An input without twin relocations gets the REL twin of a RELA section
+  // also when none of its relocations has an addend (InputMerger::wants_rel_twin).
+  bool rel_twin_when_no_addends = false;
   // Relocations of the line tables are kept in offset order (otherwise
   // most recent first, as every other section's).
   bool line_table_relocs_in_offset_order = false;
@@ -75,6 +78,7 @@ inline const ArchFormat &arch_format(const Arch &arch) {
       .late_parameter_banks = true,
       .function_banks_after_layout = true,
       .empty_reloc_sections_created = true,
+      .rel_twin_when_no_addends = true,
       .line_table_relocs_in_offset_order = true,
       .reserved_window_symbols = true,
       .debug_shared_after_reserved_window = true,

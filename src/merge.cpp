@@ -74,7 +74,7 @@ void InputMerger::run() {
 // sequences reordered by filter_line_table; sm_75-sm_90a list them most
 // recent first like every other section).
 static bool line_table_relocs(const Context &ctx, const OutputSection &sec) {
-  return arch_format(ctx.arch).line_table_relocs_in_offset_order && sec.kind == SectionKind::Reloc && !sec.merc && sec.target &&
+  return arch_format(ctx.arch).line_table_relocs_in_offset_order && sec.kind == SectionKind::Reloc && sec.target &&
          (sec.target->name == ".debug_line" || sec.target->name == ".nv_debug_line_sass");
 }
 

@@ -96,7 +96,7 @@ void resolve_slot_relocs(Context &ctx, const std::map<const OutputSymbol *, u64>
                          std::set<const OutputSymbol *> &uses_sampler_kind) {
   for (OutputSection *rel : ctx.out.sections) {
     if (rel->kind != SectionKind::Reloc || rel->removed || !rel->target ||
-        rel->target->kind != SectionKind::Text || rel->merc)
+        rel->target->kind != SectionKind::Text)
       continue;
     OutputSection *text = rel->target;
     std::vector<OutputReloc> kept;

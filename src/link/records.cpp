@@ -218,7 +218,7 @@ bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfRelo
   auto no_addend = std::count_if(relocs.begin(), relocs.end(), plain);
   bool lone_resolved = relocs.size() == 1 && (references_bound_texture(relocs.front()) ||
                                               references_constant_variable(relocs.front()));
-  bool all_plain = ctx_.arch.is_mercury() && !has_twin && no_addend > 0 &&
+  bool all_plain = arch_format(ctx_.arch).rel_twin_when_no_addends && !has_twin && no_addend > 0 &&
                    static_cast<size_t>(no_addend) == relocs.size() && !lone_resolved;
   return plain_after_first || all_plain;
 }
