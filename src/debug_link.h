@@ -4,7 +4,7 @@
 // The DWARF sections themselves need nothing new: nvlink -g merges them as
 // it merges a -G input linked without -g (concatenated in link order, the
 // .rela.debug_* sections kept, references into .debug_frame and the
-// pubnames/pubtypes relocations applied; merge.cpp, relocate.cpp and, on
+// pubnames/pubtypes relocations applied; merge.cpp, reloc/relocate.cpp and, on
 // sm_100+, mercury/). What -g changes is spread over the stages, each a
 // small hook naming this file:
 //   * no function and no kernel is removed (dead_code.cpp: -kernels-used and

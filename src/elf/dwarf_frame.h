@@ -1,6 +1,6 @@
 // DWARF .debug_frame: its CIEs and FDEs (32- and 64-bit formats). The one
 // reader of the entry headers: the merge's edits (src/link/debug_edit.cpp),
-// the CIE pointers of relocate.cpp and the re-finalized kernels' FDEs
+// the CIE pointers of reloc/relocate.cpp and the re-finalized kernels' FDEs
 // (src/mercury/refinalize_fences.cpp) all read entries through it.
 #pragma once
 
