@@ -131,16 +131,6 @@ struct OutputSymbol {
   // Referred to by a function dead-code elimination removed (the shared
   // layout still counts such references).
   bool referenced_by_dead_code = false;
-  // The symbol as the capsule-Mercury symbol table shows it (sm_100+).
-  struct Merc {
-    bool present = false;
-    u8 info = 0;
-    u8 other = 0;
-    OutputSection *section = nullptr;
-    u64 value = 0;
-    u64 size = 0;
-    u32 index = 0;
-  } merc;
   // A kernel kept by -kernels-used only because its address is taken
   // (merge.cpp is_non_root_kernel): no MIN_STACK_SIZE record.
   bool non_root_entry = false;
@@ -287,19 +277,17 @@ struct OutputSection {
 
   // Created after the merge (placed after all other sections).
   bool late = false;
-  // Capsule-Mercury world (sm_100+): the SASS section this one mirrors.
-  bool merc = false;
-  OutputSection *twin = nullptr;
-  bool shares_twin_bytes = false; // file bytes are the twin's (same offset)
+  // Its bytes are stored in the file although its type holds none (a
+  // copy of the reserved shared window, sm_100+).
+  bool stored_in_file = false;
   std::string_view renamed_from;   // the name before an in-place rename
 
   bool removed = false;
   u32 index = 0; // final section index
 
   bool has_file_data() const {
-    // (The Mercury copy of the reserved shared window is stored in the file.)
     return type != SHT_NOBITS && type != SHT_CUDA_SHARED && type != SHT_CUDA_GLOBAL &&
-           (type != SHT_CUDA_SHARED_RESERVED || merc);
+           (type != SHT_CUDA_SHARED_RESERVED || stored_in_file);
   }
 };
 

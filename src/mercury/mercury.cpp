@@ -39,7 +39,7 @@ struct InputMercury {
 
 class MercuryBuilder {
 public:
-  explicit MercuryBuilder(Context &ctx) : ctx_(ctx) {}
+  explicit MercuryBuilder(Context &ctx) : ctx_(ctx), ms_(mercury_state(ctx)) {}
 
   void run() {
     for (InputObject *obj : ctx_.inputs)
@@ -65,7 +65,7 @@ public:
     add_header_index_banks();
     add_optimizer_banks();
     build_data_twins(DataTwinGroup::Others);
-    mercury_state(ctx_).symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, SHF_CUDA_MERC, 8, kSymSize);
+    ms_.symtab = create_merc(".nv.merc.symtab", SHT_CUDA_MERC_SYMTAB, SHF_CUDA_MERC, 8, kSymSize);
   }
 
 private:
@@ -82,7 +82,7 @@ private:
   OutputSection *create_merc(std::string_view name, u32 type, u64 flags, u64 align,
                              u64 entsize = 0) {
     OutputSection *sec = new_section(ctx_, name, type, flags, align, entsize);
-    sec->merc = true;
+    ms_.copies.emplace(sec, nullptr);
     sec->kind = SectionKind::Mercury;
     // Mercury sections get names in .shstrtab only.
     sec->create_seq = ctx_.out.next_seq++;
@@ -128,24 +128,25 @@ private:
             j < obj.sym_map.size())
           out = obj.sym_map[j];
       in.sym_map[k] = out;
-      if (!out || out->merc.present || out->is_section_symbol || m.shndx == SHN_UNDEF)
+      if (!out || out->is_section_symbol || m.shndx == SHN_UNDEF)
         continue;
-      if (out->defined_in != &obj)
-        continue; // another input's copy defines it
-      out->merc.present = true;
+      MercurySymbol &view = ms_.symbol(out);
+      if (view.present || out->defined_in != &obj)
+        continue; // (defined by another input's copy)
+      view.present = true;
       bool reserved = out->name.starts_with(".nv.reservedSmem.");
       u8 type = reserved ? u8{STT_CUDA_VARIABLE} : m.type();
-      out->merc.info = ElfSymbol::make_info(out->bind, type);
-      out->merc.other = m.other;
+      view.info = ElfSymbol::make_info(out->bind, type);
+      view.other = m.other;
       // Functions keep their Mercury value, reserved-shared variables show 0,
       // other variables their place in the merged data (measured).
       bool reserved_shared = out->section && out->section->kind == SectionKind::SharedReserved;
       // (-r: the variable's own value, 0x10 for sm_110's.)
       if (relocatable_output(ctx_))
         reserved_shared = false;
-      out->merc.value = m.type() == STT_FUNC ? m.value : reserved_shared ? 0 : out->value;
+      view.value = m.type() == STT_FUNC ? m.value : reserved_shared ? 0 : out->value;
       // (A `.common` variable: the largest size of all inputs, as in .symtab.)
-      out->merc.size = m.shndx == SHN_COMMON ? out->size : m.size;
+      view.size = m.shndx == SHN_COMMON ? out->size : m.size;
     }
   }
 
@@ -154,28 +155,29 @@ private:
     for (u32 k = 1; k < in.symbols.size(); k++) {
       OutputSymbol *out = in.sym_map[k];
       const ElfSymbol &m = in.symbols[k];
-      if (!out || out->merc.present || out->is_section_symbol || m.type() == STT_SECTION)
+      if (!out || out->is_section_symbol || m.type() == STT_SECTION)
         continue;
+      MercurySymbol &view = ms_.symbol(out);
       // (-g's extern __shared__ symbols are defined by no input: the first
       // reference gives their Mercury view.)
-      if (out->defined() && out->defined_in != in.obj && !out->debug_shared_symbol)
+      if (view.present || (out->defined() && out->defined_in != in.obj && !out->debug_shared_symbol))
         continue;
-      out->merc.present = true;
+      view.present = true;
       bool reserved = out->name.starts_with(".nv.reservedSmem.");
       // (-r: an undefined symbol's type as in .symtab, relocatable_link.h.)
       u8 type = reserved || (relocatable_output(ctx_) && !out->defined()) ? out->type : m.type();
       if (reserved)
         type = STT_CUDA_VARIABLE;
-      out->merc.info = ElfSymbol::make_info(out->bind, type);
-      out->merc.other = m.other;
+      view.info = ElfSymbol::make_info(out->bind, type);
+      view.other = m.other;
       // (-g's __shared__ symbols: their laid-out offset, or a dynamic
       // array's start. -r: all ones for an undefined CUDA variable and for
       // .nv.ptx.const0.size, as in .symtab; the other undefined references,
       // .nv.reservedSmem.offset0 among them, keep the input's Mercury value.)
       bool all_ones = relocatable_output(ctx_) && !out->defined() &&
                       (m.type() == STT_CUDA_VARIABLE || out->internal_undefined_object);
-      out->merc.value = out->debug_shared_symbol ? out->value : all_ones ? ~u64{0} : m.value;
-      out->merc.size = out->debug_shared_symbol ? out->size : m.size;
+      view.value = out->debug_shared_symbol ? out->value : all_ones ? ~u64{0} : m.value;
+      view.size = out->debug_shared_symbol ? out->size : m.size;
     }
   }
 
@@ -193,22 +195,22 @@ private:
       if (!in)
         continue;
       OutputSection *sec = create_merc(name, SHT_CUDA_CAPMERC_TEXT, SHF_CUDA_MERC, in->addralign);
-      sec->twin = text;
+      ms_.copies[sec] = text;
       sec->func = text->func;
-      auto &replacements = mercury_state(ctx_).capsule_replacement;
+      auto &replacements = ms_.capsule_replacement;
       if (auto r = replacements.find(text); r != replacements.end())
         sec->data = r->second; // release fences re-encoded (refinalize_fences.cpp)
       else
         sec->data.assign(in->data.begin(), in->data.end());
       sec->size = sec->data.size();
-      text->func->merc.section = sec;
+      ms_.symbol(text->func).section = sec;
     }
   }
 
   std::vector<OutputSection *> sass_sections(SectionKind kind) {
     std::vector<OutputSection *> out;
     for (OutputSection *sec : ctx_.out.sections)
-      if (sec->kind == kind && !sec->removed && !sec->merc)
+      if (sec->kind == kind && !sec->removed && !ms_.is_copy(sec))
         out.push_back(sec);
     return out;
   }
@@ -225,7 +227,7 @@ private:
       if (!sec) {
         sec = create_merc(name, src.type, src.flags & ~u64(SHF_INFO_LINK), src.addralign,
                           src.entsize);
-        sec->twin = twin;
+        ms_.copies[sec] = twin;
       }
       u64 offset = align_to(sec->data.size(), std::max<u64>(src.addralign, 1));
       sec->data.resize(offset, 0);
@@ -243,7 +245,7 @@ private:
   void build_debug_frame() {
     if (OutputSection *sec = concatenate(".nv.merc.debug_frame", find_section(ctx_, ".debug_frame")))
       for (OutputSymbol *s : {find_section(ctx_, ".debug_frame")->symbol})
-        s->merc.section = sec;
+        ms_.symbol(s).section = sec;
   }
 
   // -lineinfo: the twins of the other debug sections (.debug_line,
@@ -259,7 +261,7 @@ private:
       std::string name = ".nv.merc" + std::string(sass->name);
       if (OutputSection *sec = concatenate(name, sass))
         if (sass->symbol)
-          sass->symbol->merc.section = sec;
+          ms_.symbol(sass->symbol).section = sec;
     }
   }
 
@@ -268,7 +270,7 @@ private:
     if (!sass || sass->records.empty())
       return; // no code: the SASS .nv.info is dropped too
     OutputSection *sec = create_merc(".nv.merc.nv.info", SHT_CUDA_MERC_INFO, SHF_CUDA_MERC, 4);
-    sec->twin = sass;
+    ms_.copies[sec] = sass;
     sec->records = sass->records;
   }
 
@@ -287,7 +289,7 @@ private:
         continue;
       OutputSection *sec =
           create_merc(name, SHT_CUDA_MERC_INFO, SHF_CUDA_MERC | SHF_INFO_LINK, src->addralign);
-      sec->twin = info;
+      ms_.copies[sec] = info;
       sec->func = info->func;
       // EXTERNS mirrors the SASS section's final record (same list, same
       // place: in position, or moved to the end).
@@ -358,7 +360,7 @@ private:
   // went to.
   OutputSection *merc_output(std::string_view name) {
     auto it = ctx_.out.section_by_name.find(name);
-    return it != ctx_.out.section_by_name.end() && it->second->merc ? it->second : nullptr;
+    return it != ctx_.out.section_by_name.end() && ms_.is_copy(it->second) ? it->second : nullptr;
   }
 
   // The capsule of the function in SASS section `text`; by name when the
@@ -371,7 +373,7 @@ private:
     if (text.func) {
       if (merc_by_func_.empty())
         for (OutputSection *sec : ctx_.out.sections)
-          if (sec->merc && sec->func)
+          if (ms_.is_copy(sec) && sec->func)
             merc_by_func_[sec->func].push_back(sec);
       if (auto it = merc_by_func_.find(text.func); it != merc_by_func_.end())
         for (OutputSection *sec : it->second)
@@ -388,7 +390,7 @@ private:
     std::vector<OutputSection *> optimizer_targets;
     std::vector<const OutputSection *> sass_targets;
     for (OutputSection *rel : ctx_.out.sections)
-      if (rel->kind == SectionKind::Reloc && !rel->merc && rel->rela && rel->target &&
+      if (rel->kind == SectionKind::Reloc && !ms_.is_copy(rel) && rel->rela && rel->target &&
           !rel->removed) {
         // (The user bank's twin keeps the bank's Mercury name.)
         names.push_back(".nv.merc.rela" + std::string(rel->target->renamed_from == ".nv.constant.user"
@@ -429,7 +431,6 @@ private:
       // Collected into a scratch section, created only if not empty.
       OutputSection scratch;
       scratch.kind = SectionKind::Reloc;
-      scratch.merc = true;
       scratch.rela = true;
       scratch.target = target;
       // Code relocations belong to the input that defines the function
@@ -442,7 +443,9 @@ private:
           add_relocs(in, name, target, scratch);
       }
       std::reverse(scratch.relocs.begin(), scratch.relocs.end());
+      ms_.copies.emplace(&scratch, nullptr); // (the engine's Mercury rules)
       apply_relocation_section(ctx_, &scratch);
+      ms_.copies.erase(&scratch);
       if (scratch.relocs.empty())
         continue;
       OutputSection *rel =
@@ -470,9 +473,9 @@ private:
     // Data twins share the SASS section's layout: this input's part starts
     // where its SASS section went.
     std::optional<u32> sass_index;
-    if (target->shares_twin_bytes && target->twin)
-      sass_index = obj.elf.find_section(target->twin->renamed_from.empty()
-                                            ? target->twin->name
+    if (ms_.shares_twin_bytes(target) && ms_.twin(target))
+      sass_index = obj.elf.find_section(ms_.twin(target)->renamed_from.empty()
+                                            ? ms_.twin(target)->name
                                             : std::string_view(".nv.constant3"));
     if (sass_index && *sass_index < obj.sec_off.size())
       base = obj.sec_off[*sass_index];
@@ -502,7 +505,7 @@ private:
         v.type = r.type;
         v.value = slot->second - ctx_.out.texture_slot_base + static_cast<u64>(r.addend);
         v.header_index = true;
-        mercury_state(ctx_).capsule_values[target].push_back(v);
+        ms_.capsule_values[target].push_back(v);
         continue;
       }
       bool clear = r.type == kMercuryRelocBase + 0x0e;
@@ -534,12 +537,12 @@ private:
       u64 size = hb.bank->size - ctx_.out.texture_slot_base;
       OutputSection *bank = new_section(ctx_, name, SHT_CUDA_CONSTANT + 0x15,
                                         SHF_CUDA_MERC | SHF_ALLOC | SHF_INFO_LINK, 4);
-      bank->merc = true;
+      ms_.copies.emplace(bank, nullptr);
       bank->kind = SectionKind::Mercury;
       bank->func = hb.kernel;
       bank->data.assign(size, 0);
       bank->size = size;
-      hb.bank->symbol->merc.section = bank;
+      ms_.symbol(hb.bank->symbol).section = bank;
       banks.push_back(bank);
     }
   }
@@ -548,7 +551,7 @@ private:
     for (const auto &hb : ctx_.out.header_index_banks) {
       if (hb.bank != sass_bank)
         continue;
-      OutputSection *bank = sass_bank->symbol->merc.section;
+      OutputSection *bank = ms_.symbol(sass_bank->symbol).section;
       OutputSection *rel = create_merc(".nv.merc.rela" + std::string(hb.bank->renamed_from),
                                        SHT_CUDA_MERC_RELA, SHF_CUDA_MERC | SHF_INFO_LINK, 8, kRelaSize);
       rel->kind = SectionKind::Reloc;
@@ -576,13 +579,13 @@ private:
       std::string_view merc_name = ob.bank->renamed_from; // ".nv.constant.optimizer.<k>"
       OutputSection *bank = new_section(ctx_, ".nv.merc" + std::string(merc_name), 0x70000084,
                                         SHF_CUDA_MERC | SHF_ALLOC | SHF_INFO_LINK, ob.bank->align);
-      bank->merc = true;
+      ms_.copies.emplace(bank, nullptr);
       bank->kind = SectionKind::Mercury;
       bank->func = ob.kernel ? ob.kernel : kernel_named(ob.final_name.substr(14));
       bank->data.assign(ob.bank->size, 0);
       bank->size = ob.bank->size;
-      bank->twin = ob.bank;
-      ob.bank->symbol->merc.section = bank;
+      ms_.copies[bank] = ob.bank;
+      ms_.symbol(ob.bank->symbol).section = bank;
       optimizer_banks_.push_back(bank);
     }
   }
@@ -653,7 +656,7 @@ private:
   // The relocations of a kernel's Mercury bank: the kernel's own jump tables
   // (a bank merged from its input), then the functions' in bank layout order.
   void build_optimizer_relocations(OutputSection *sass_bank) {
-    OutputSection *bank = sass_bank->symbol->merc.section;
+    OutputSection *bank = ms_.symbol(sass_bank->symbol).section;
     if (!bank)
       return;
     OutputSection scratch;
@@ -837,10 +840,11 @@ private:
       if (!in_inputs)
         continue;
       t.sec = new_section(ctx_, t.merc, t.type, t.flags, sass->align);
-      t.sec->merc = true;
+      ms_.copies.emplace(t.sec, nullptr);
+      t.sec->stored_in_file = true; // (the reserved window's copy has bytes)
       t.sec->kind = SectionKind::Mercury;
-      t.sec->twin = sass;
-      sass->symbol->merc.section = t.sec;
+      ms_.copies[t.sec] = sass;
+      ms_.symbol(sass->symbol).section = t.sec;
       if (t.own_bytes) {
         for (const InputMercury &in : inputs_)
           if (const ElfSection *src = in.obj->elf.section_named(t.merc)) {
@@ -851,7 +855,7 @@ private:
         t.sec->size = t.sec->data.size();
         continue;
       }
-      t.sec->shares_twin_bytes = true;
+      ms_.twin_bytes.insert(t.sec);
       t.sec->size = sass->size;
     }
   }
@@ -874,6 +878,7 @@ private:
   }
 
   Context &ctx_;
+  MercuryState &ms_;
   std::vector<InputMercury> inputs_;
   std::unordered_map<const InputObject *, InputMercury *> by_object_; // (mercury_of)
   std::unordered_map<const void *, std::vector<OutputSection *>> merc_by_func_; // (capsule_of)

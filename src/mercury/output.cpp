@@ -16,7 +16,7 @@ constexpr u64 kMercuryShstrtabSlack = 36;
 } // namespace
 
 bool mercury_twin_has_relocs(Context &ctx, const OutputSection *sec) {
-  if (!sec->rela || sec->merc || !sec->target)
+  if (!sec->rela || mercury_state_or_empty(ctx).is_copy(sec) || !sec->target)
     return false;
   OutputSection *twin = find_section(ctx, ".nv.merc.rela" + std::string(sec->target->name));
   // (An optimizer bank's twin, and the user bank's, has the bank's
@@ -30,33 +30,37 @@ bool mercury_twin_has_relocs(Context &ctx, const OutputSection *sec) {
 
 void order_mercury_symbols(Context &ctx, OutputLayout &layout) {
   const OutputModel &out = ctx.out;
-  layout.merc_symbols.clear();
-  layout.merc_locals = 1;
-  if (const MercuryState *state = find_mercury_state(ctx); !state || !state->symtab)
+  if (!find_mercury_state(ctx))
+    return;
+  MercuryState &ms = mercury_state(ctx);
+  ms.symbol_order.clear();
+  ms.symbol_locals = 1;
+  if (!ms.symtab)
     return;
   for (OutputSymbol *sym : layout.symbols) {
     bool late = std::find(out.late_locals.begin(), out.late_locals.end(), sym) != out.late_locals.end();
-    if (late || (!sym->is_section_symbol && !sym->merc.present))
+    if (late || (!sym->is_section_symbol && !ms.symbol(sym).present))
       continue;
-    layout.merc_symbols.push_back(sym);
-    sym->merc.index = static_cast<u32>(layout.merc_symbols.size());
+    ms.symbol_order.push_back(sym);
+    ms.symbol(sym).index = static_cast<u32>(ms.symbol_order.size());
     if (sym->bind == STB_LOCAL)
-      layout.merc_locals = layout.merc_symbols.size() + 1;
+      ms.symbol_locals = ms.symbol_order.size() + 1;
   }
 }
 
 std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLayout &layout) {
+  const MercuryState &ms = mercury_state_or_empty(ctx);
   std::vector<ElfSymbol> merc_syms(1);
   merc_syms[0].value = ctx.out.null_symbol_value; // (as in .symtab: probes q2/q3, sm_100)
-  for (OutputSymbol *sym : layout.merc_symbols) {
+  for (OutputSymbol *sym : ms.symbol_order) {
     ElfSymbol e;
     const OutputSection *sec = sym->section;
     // The Mercury twin of a symbol's section, if it has one.
     const OutputSection *merc_sec = nullptr;
     if (sec && sec->kind == SectionKind::Text && sec->func)
-      merc_sec = sec->func->merc.section;
+      merc_sec = ms.symbol(sec->func).section;
     else if (sec && sec->symbol)
-      merc_sec = sec->symbol->merc.section;
+      merc_sec = ms.symbol(sec->symbol).section;
     const OutputSection *shown = merc_sec ? merc_sec : sec;
     e.shndx = shown && !shown->removed ? static_cast<u16>(shown->index) : 0;
     if (sym->is_section_symbol) {
@@ -64,10 +68,11 @@ std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLa
       e.info = ElfSymbol::make_info(STB_LOCAL, STT_SECTION);
     } else {
       e.name_offset = layout.strtab.offset_of(sym->name);
-      e.info = sym->merc.info;
-      e.other = sym->merc.other;
-      e.value = sym->merc.value;
-      e.size = sym->merc.size;
+      const MercurySymbol &m = ms.symbol(sym);
+      e.info = m.info;
+      e.other = m.other;
+      e.value = m.value;
+      e.size = m.size;
     }
     merc_syms.push_back(e);
   }
@@ -99,6 +104,12 @@ const MercuryState *find_mercury_state(const Context &ctx) {
   return static_cast<const MercuryState *>(ctx.out.arch_state.get());
 }
 
+const MercuryState &mercury_state_or_empty(const Context &ctx) {
+  static const MercuryState kEmpty;
+  const MercuryState *state = find_mercury_state(ctx);
+  return state ? *state : kEmpty;
+}
+
 bool is_mercury_symbol_table(const Context &ctx, const OutputSection *sec) {
   const MercuryState *state = find_mercury_state(ctx);
   return state && sec == state->symtab;
@@ -110,47 +121,50 @@ std::unique_ptr<SyntheticSection> mercury_symbol_table(OutputSection *sec) {
 
 bool mercury_section_header(const Context &ctx, const OutputLayout &layout, const OutputSection *sec,
                             ElfSection &e) {
-  const MercuryState *state = find_mercury_state(ctx);
-  const OutputSection *merc_symtab = state ? state->symtab : nullptr;
+  const MercuryState &ms = mercury_state_or_empty(ctx);
+  const OutputSection *merc_symtab = ms.symtab;
   u32 merc_symtab_index = merc_symtab ? merc_symtab->index : 0;
-  if (sec == merc_symtab) {
+  if (merc_symtab && sec == merc_symtab) {
     e.link = layout.index_of(".strtab");
-    e.info = static_cast<u32>(layout.merc_locals);
+    e.info = static_cast<u32>(ms.symbol_locals);
     return true;
   }
-  if (!sec->merc)
+  if (!ms.is_copy(sec))
     return false;
+  const OutputSection *func_copy = sec->func ? ms.symbol(sec->func).section : nullptr;
   if (sec->type == SHT_CUDA_CAPMERC_TEXT) {
     e.link = merc_symtab_index;
-    e.info = sec->func ? sec->func->merc.index : 0;
+    e.info = sec->func ? ms.symbol(sec->func).index : 0;
   } else if (sec->type == SHT_CUDA_MERC_INFO) {
     e.link = merc_symtab_index;
-    e.info = sec->func && sec->func->merc.section ? sec->func->merc.section->index : 0;
+    e.info = func_copy ? func_copy->index : 0;
   } else if (sec->kind == SectionKind::Reloc) {
     e.link = merc_symtab_index;
     e.info = sec->target ? sec->target->index : 0;
-  } else if (sec->func && sec->func->merc.section) {
+  } else if (func_copy) {
     // A kernel's header-index bank points at the kernel's capsule.
-    e.info = sec->func->merc.section->index;
+    e.info = func_copy->index;
   }
   return true;
 }
 
 void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
   const OutputModel &out = ctx.out;
+  const MercuryState &ms = mercury_state_or_empty(ctx);
   for (OutputSection *sec : layout.order) {
-    if (sec->shares_twin_bytes && sec->twin)
-      sec->data = sec->twin->data;
+    const OutputSection *twin = ms.twin(sec);
+    if (twin && ms.shares_twin_bytes(sec))
+      sec->data = twin->data;
     // A capsule starts with the section index of its SASS .text twin.
-    if (sec->type == SHT_CUDA_CAPMERC_TEXT && sec->twin && sec->data.size() >= 4)
-      write_le<u32>(sec->data.data(), sec->twin->index);
+    if (sec->type == SHT_CUDA_CAPMERC_TEXT && twin && sec->data.size() >= 4)
+      write_le<u32>(sec->data.data(), twin->index);
     // sm_110: the Mercury copy's 0x80 bytes are nvlink's uninitialised
     // memory, a stale copy of the output's first two section headers (null,
     // .shstrtab at 0x40 with the size it had before the sections created
     // after the merge were named). It sits at 0x00 on every sm_110 golden but
     // ocg_banks_order (0x20) and is all zeros for some probes; the placement
     // follows nvlink's allocator (docs/notes/refinalization.md).
-    if (sec->merc && sec->type == SHT_CUDA_SHARED_RESERVED && sec->data.size() >= 0x68) {
+    if (ms.is_copy(sec) && sec->type == SHT_CUDA_SHARED_RESERVED && sec->data.size() >= 0x68) {
       const OutputSection *first_late = nullptr;
       for (const OutputSection *s : out.sections)
         if (s->late && (!first_late || s->create_seq < first_late->create_seq))
@@ -244,7 +258,13 @@ public:
     return mercury_twin_has_relocs(ctx, sec);
   }
   void order_symbols(Context &ctx, OutputLayout &layout) const override { order_mercury_symbols(ctx, layout); }
-  bool owns_section(const OutputSection *sec) const override { return sec->merc; }
+  bool owns_section(const Context &ctx, const OutputSection *sec) const override {
+    return mercury_state_or_empty(ctx).is_copy(sec);
+  }
+  u32 symbol_index(const Context &ctx, const OutputSection *sec, const OutputSymbol *sym) const override {
+    const MercuryState &ms = mercury_state_or_empty(ctx);
+    return ms.is_copy(sec) ? ms.symbol(sym).index : sym->index;
+  }
   std::unique_ptr<SyntheticSection> table_section(const Context &ctx, OutputSection *sec) const override {
     return is_mercury_symbol_table(ctx, sec) ? mercury_symbol_table(sec) : nullptr;
   }

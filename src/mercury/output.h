@@ -8,19 +8,13 @@
 
 namespace dlink {
 
-// The index by which section `sec`'s records and relocations name `sym`:
-// in a capsule-Mercury section, the Mercury symbol table's.
-inline u32 symbol_index_in(const OutputSection *sec, const OutputSymbol *sym) {
-  return sec->merc ? sym->merc.index : sym->index;
-}
-
 // Whether the capsule-Mercury twin of an empty SASS relocation section has
 // relocations (the empty SASS section then stays).
 bool mercury_twin_has_relocs(Context &ctx, const OutputSection *rel);
 
 // The capsule-Mercury symbol table mirrors the symbols of .symtab that
 // existed when the globals were fixed (layout.symbols, set):
-// layout.merc_symbols, merc_locals and each symbol's merc.index.
+// MercuryState::symbol_order, symbol_locals and each symbol's index there.
 void order_mercury_symbols(Context &ctx, OutputLayout &layout);
 // Its entries, with Mercury sections, types and sizes.
 std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLayout &layout);

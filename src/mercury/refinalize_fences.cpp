@@ -88,7 +88,7 @@ std::optional<Fde> find_fde(Context &ctx, const OutputSymbol *fn) {
     return std::nullopt;
   std::optional<u64> at;
   for (const OutputSection *rs : ctx.out.sections)
-    if (!rs->removed && rs->target == frame && !rs->merc)
+    if (!rs->removed && rs->target == frame)
       for (const OutputReloc &r : rs->relocs)
         if (r.sym == fn) {
           if (at || r.addend != 0)
@@ -136,7 +136,7 @@ rewrite_line_tables(Context &ctx, const OutputSymbol *fn, const Map &map, u64 ol
       return std::nullopt;
     std::optional<u64> at;
     for (const OutputSection *rs : ctx.out.sections)
-      if (!rs->removed && rs->target == table && !rs->merc)
+      if (!rs->removed && rs->target == table)
         for (const OutputReloc &r : rs->relocs)
           if (r.sym == fn) {
             if (at || r.addend != 0)
@@ -457,7 +457,7 @@ std::optional<AddendRewrites> rewrite_dwarf_addends(Context &ctx, const OutputSe
                                                     const OutputSymbol *fn, const OffsetMap &map) {
   AddendRewrites addends;
   for (OutputSection *rs : ctx.out.sections) {
-    if (rs->removed || !rs->target || rs->merc)
+    if (rs->removed || !rs->target)
       continue;
     if (rs->target == &text && !rs->relocs.empty())
       return std::nullopt;
@@ -488,7 +488,7 @@ std::optional<AddendRewrites> rewrite_dwarf_addends(Context &ctx, const OutputSe
 bool only_known_debug_sections(Context &ctx, OutputSection **reg_map) {
   *reg_map = nullptr;
   for (OutputSection *s : ctx.out.sections) {
-    if (s->removed || s->merc || s->kind != SectionKind::Debug)
+    if (s->removed || s->kind != SectionKind::Debug)
       continue;
     if (s->name == ".nv_debug_info_reg_sass") {
       *reg_map = s;

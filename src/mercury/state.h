@@ -5,13 +5,50 @@
 #include "link_context.h"
 
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace dlink {
 
+// An output symbol as the capsule-Mercury symbol table shows it.
+struct MercurySymbol {
+  bool present = false; // some input's Mercury table has it
+  u8 info = 0;
+  u8 other = 0;
+  OutputSection *section = nullptr; // its Mercury section
+  u64 value = 0;
+  u64 size = 0;
+  u32 index = 0; // in .nv.merc.symtab (order_mercury_symbols)
+};
+
 struct MercuryState final : ArchState {
   // .nv.merc.symtab (created by build_mercury).
   OutputSection *symtab = nullptr;
+  // The capsule-Mercury sections of the output (side tables: the output
+  // model has no Mercury fields): each with the SASS section it mirrors
+  // (null: none), those whose file bytes are that section's (same offset),
+  // and the symbols' Mercury view.
+  std::unordered_map<const OutputSection *, OutputSection *> copies;
+  std::unordered_set<const OutputSection *> twin_bytes;
+  std::unordered_map<const OutputSymbol *, MercurySymbol> symbols;
+  // The Mercury symbol table's order (order_mercury_symbols) and its
+  // number of locals plus one (sh_info).
+  std::vector<OutputSymbol *> symbol_order;
+  size_t symbol_locals = 1;
+
+  bool is_copy(const OutputSection *sec) const { return copies.count(sec) != 0; }
+  OutputSection *twin(const OutputSection *sec) const {
+    auto it = copies.find(sec);
+    return it == copies.end() ? nullptr : it->second;
+  }
+  bool shares_twin_bytes(const OutputSection *sec) const { return twin_bytes.count(sec) != 0; }
+  MercurySymbol &symbol(const OutputSymbol *sym) { return symbols[sym]; }
+  const MercurySymbol &symbol(const OutputSymbol *sym) const {
+    static const MercurySymbol kNone;
+    auto it = symbols.find(sym);
+    return it == symbols.end() ? kNone : it->second;
+  }
   // Values the link resolves into capsule-Mercury code
   // (.nv.capmerc.text.<f>): per capsule, each resolved Mercury relocation
   // (decoded offset, symbol, addend, type, S + A). Mercury writes them into
@@ -35,5 +72,7 @@ struct MercuryState final : ArchState {
 MercuryState &mercury_state(Context &ctx);
 // Null when no Mercury state was made (targets before sm_100).
 const MercuryState *find_mercury_state(const Context &ctx);
+// The state, or an empty one when none was made (readers only).
+const MercuryState &mercury_state_or_empty(const Context &ctx);
 
 } // namespace dlink

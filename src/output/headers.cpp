@@ -54,7 +54,7 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
     e.flags = sec->flags;
     e.addralign = sec->align;
     e.entsize = sec->entsize;
-    if (output_hooks(ctx).owns_section(sec))
+    if (output_hooks(ctx).owns_section(ctx, sec))
       output_hooks(ctx).section_header(ctx, layout, sec, e);
     else
     switch (sec->kind) {
@@ -181,7 +181,7 @@ void build_program_headers(const Context &ctx, ElfFile &elf, const std::vector<O
   bool have_data = false;
   std::vector<const OutputSection *> data_nobits;
   for (const OutputSection *sec : order) {
-    if (output_hooks(ctx).owns_section(sec)) // (the sm_100+ copies take no part)
+    if (output_hooks(ctx).owns_section(ctx, sec)) // (the sm_100+ copies take no part)
       continue;
     const ElfSection &e = elf.sections[sec->index];
     if (sec->kind == SectionKind::Constant) {

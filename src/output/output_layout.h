@@ -21,9 +21,6 @@ struct OutputLayout {
   // .symtab: the symbols after the null symbol, and sh_info.
   std::vector<OutputSymbol *> symbols;
   size_t num_locals = 1;
-  // The capsule-Mercury symbol table (sm_100+, mercury/output.h).
-  std::vector<OutputSymbol *> merc_symbols;
-  size_t merc_locals = 1;
 
   // .symtab_shndx entries (extended numbering only).
   std::vector<u32> xindex;

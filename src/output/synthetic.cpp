@@ -3,7 +3,6 @@
 
 #include "layout.h"
 #include "debug_link.h"
-#include "mercury/output.h"
 #include "output/target_hooks.h"
 #include "output_model.h"
 
@@ -123,6 +122,7 @@ class InfoSection : public SyntheticSection {
 public:
   using SyntheticSection::SyntheticSection;
   void prepare(Context &ctx, OutputLayout &) override {
+    ctx_ = &ctx;
     // (An EIATTR_EXTERNS entry of an input naming a symbol the link has no
     // output symbol for reaches here only from a corrupt input: refused
     // rather than written with a made-up index.)
@@ -143,7 +143,7 @@ public:
     return n;
   }
   void write(u8 *out) const override {
-    auto index_of = [this](const OutputSymbol *s) { return symbol_index_in(section_, s); };
+    auto index_of = [this](const OutputSymbol *s) { return output_hooks(*ctx_).symbol_index(*ctx_, section_, s); };
     for (const InfoRecord &r : section_->records) {
       u8 *start = out + 4;
       out += encode_eiattr(out, r.format, r.attr, r.value, r.payload);
@@ -156,6 +156,9 @@ public:
           write_le<u32>(start + 4 * k, index_of(r.syms[k]));
     }
   }
+
+private:
+  const Context *ctx_ = nullptr; // (set by prepare)
 };
 
 class CompatSection : public SyntheticSection {
@@ -194,8 +197,11 @@ public:
   using SyntheticSection::SyntheticSection;
   void prepare(Context &ctx, OutputLayout &) override {
     const OutputSection *sec = section_;
+    const OutputHooks &hooks = output_hooks(ctx);
+    indices_.reserve(sec->relocs.size());
     for (const OutputReloc &r : sec->relocs) {
-      u32 index = r.sym ? symbol_index_in(sec, r.sym) : 0;
+      u32 index = r.sym ? hooks.symbol_index(ctx, sec, r.sym) : 0;
+      indices_.push_back(index);
       // nvlink never leaves a relocation against symbol 0 in a linked
       // image (none in any golden output): the driver would patch S = 0
       // into the code. One here means a symbol the link could not name
@@ -216,14 +222,16 @@ public:
   u64 size() const override { return section_->relocs.size() * entry_size(); }
   void write(u8 *out) const override {
     // (Every relocation names a symbol: prepare() checked.)
-    for (const OutputReloc &r : section_->relocs) {
-      write_reloc(out, {r.offset, symbol_index_in(section_, r.sym), r.type, r.addend}, section_->rela);
+    for (size_t i = 0; i < section_->relocs.size(); i++) {
+      const OutputReloc &r = section_->relocs[i];
+      write_reloc(out, {r.offset, indices_[i], r.type, r.addend}, section_->rela);
       out += entry_size();
     }
   }
 
 private:
   u64 entry_size() const { return section_->rela ? kRelaSize : kRelSize; }
+  std::vector<u32> indices_; // each relocation's symbol index (prepare)
 };
 
 // Pairs of (u32, u32/i32) entries after what the section already holds.
@@ -424,7 +432,7 @@ SyntheticSections metadata_sections(Context &ctx, const OutputLayout &layout) {
 SyntheticSections table_sections(Context &ctx, const OutputLayout &layout) {
   SyntheticSections list;
   for (OutputSection *sec : layout.order) {
-    if (output_hooks(ctx).owns_section(sec)) {
+    if (output_hooks(ctx).owns_section(ctx, sec)) {
       if (auto table = output_hooks(ctx).table_section(ctx, sec))
         list.push_back(std::move(table));
     } else if (sec->kind == SectionKind::StringTable)

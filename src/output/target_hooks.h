@@ -23,11 +23,16 @@ public:
   // Whether `sec` is the family's section: written by `family_table_section`
   // (its symbol table, or nothing: the section shares another's bytes), no
   // part of the program headers, given its sh_link/sh_info by `section_header`.
-  virtual bool owns_section(const OutputSection *) const { return false; }
+  virtual bool owns_section(const Context &, const OutputSection *) const { return false; }
   virtual std::unique_ptr<SyntheticSection> table_section(const Context &, OutputSection *) const {
     return nullptr;
   }
   virtual void section_header(const Context &, const OutputLayout &, const OutputSection *, ElfSection &) const {}
+  // The index by which section `sec`'s records and relocations name `sym`
+  // (the family's sections may name symbols of its own table).
+  virtual u32 symbol_index(const Context &, const OutputSection *, const OutputSymbol *sym) const {
+    return sym->index;
+  }
   // Bytes that depend on the final layout (after the section indices are known).
   virtual void patch_sections(Context &, const OutputLayout &) const {}
   // Zero bytes the family leaves after the string tables.

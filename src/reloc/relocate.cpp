@@ -101,6 +101,7 @@ struct SectionResult {
 // be applied at once.
 void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
   {
+    const MercuryState &ms = mercury_state_or_empty(ctx); // (sm_100+ copies)
     OutputSection *target = sec->target;
     std::vector<OutputReloc> kept;
     std::optional<std::vector<u64>> cies; // of target, when it is a .debug_frame
@@ -157,9 +158,9 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       // sm_120; golden case global_init_constant_address).
       // (Only .nv.global.init is measured: a resolved pointer inside the
       // constant bank changes its relocation section's name as well.)
-      if (target->merc && target->shares_twin_bytes && target->twin &&
-          target->twin->name == ".nv.global.init" && target->data.empty() &&
-          action == Action::Apply && r.offset + bytes <= target->twin->size)
+      const OutputSection *twin = ms.shares_twin_bytes(target) ? ms.twin(target) : nullptr;
+      if (twin && twin->name == ".nv.global.init" && target->data.empty() &&
+          action == Action::Apply && r.offset + bytes <= twin->size)
         continue;
       if (!in_range)
         return out.fail(fmt::format("relocation offset 0x{:x} out of range in section '{}'",
@@ -223,7 +224,7 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       // An FDE's CIE pointer on sm_100+: nvlink points it at the CIE that
       // precedes the FDE in the merged SASS .debug_frame (ptxas writes
       // addends that fit the Mercury copy's layout). sm_75-90 use S + A.
-      if (ctx.arch.is_mercury() && !sec->merc && r.sym && r.sym->is_section_symbol &&
+      if (ctx.arch.is_mercury() && !ms.is_copy(sec) && r.sym && r.sym->is_section_symbol &&
           r.sym->section == target &&
           target->name.ends_with("debug_frame") && sec->rela) {
         if (!cies)
