@@ -131,6 +131,9 @@ struct OutputSymbol {
   // Referred to by a function dead-code elimination removed (the shared
   // layout still counts such references).
   bool referenced_by_dead_code = false;
+  // Its entry in the target family's side table (src/mercury/state.h), 0:
+  // none. Generic stages never read it.
+  u32 family_slot = 0;
   // A kernel kept by -kernels-used only because its address is taken
   // (merge.cpp is_non_root_kernel): no MIN_STACK_SIZE record.
   bool non_root_entry = false;
@@ -280,6 +283,9 @@ struct OutputSection {
   // Its bytes are stored in the file although its type holds none (a
   // copy of the reserved shared window, sm_100+).
   bool stored_in_file = false;
+  // Its entry in the target family's side table (src/mercury/state.h), 0:
+  // none. Generic stages never read it.
+  u32 family_slot = 0;
   std::string_view renamed_from;   // the name before an in-place rename
 
   bool removed = false;

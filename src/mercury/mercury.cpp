@@ -39,7 +39,10 @@ struct InputMercury {
 
 class MercuryBuilder {
 public:
-  explicit MercuryBuilder(Context &ctx) : ctx_(ctx), ms_(mercury_state(ctx)) {}
+  explicit MercuryBuilder(Context &ctx) : ctx_(ctx), ms_(mercury_state(ctx)) {
+    ms_.symbol_slots.reserve(ctx.out.locals.size() + ctx.out.globals.size() + 1);
+    ms_.copy_slots.reserve(ctx.out.sections.size() + 1);
+  }
 
   void run() {
     for (InputObject *obj : ctx_.inputs)
@@ -82,7 +85,7 @@ private:
   OutputSection *create_merc(std::string_view name, u32 type, u64 flags, u64 align,
                              u64 entsize = 0) {
     OutputSection *sec = new_section(ctx_, name, type, flags, align, entsize);
-    ms_.copies.emplace(sec, nullptr);
+    ms_.add_copy(sec);
     sec->kind = SectionKind::Mercury;
     // Mercury sections get names in .shstrtab only.
     sec->create_seq = ctx_.out.next_seq++;
@@ -195,7 +198,7 @@ private:
       if (!in)
         continue;
       OutputSection *sec = create_merc(name, SHT_CUDA_CAPMERC_TEXT, SHF_CUDA_MERC, in->addralign);
-      ms_.copies[sec] = text;
+      ms_.set_twin(sec, text);
       sec->func = text->func;
       auto &replacements = ms_.capsule_replacement;
       if (auto r = replacements.find(text); r != replacements.end())
@@ -227,7 +230,7 @@ private:
       if (!sec) {
         sec = create_merc(name, src.type, src.flags & ~u64(SHF_INFO_LINK), src.addralign,
                           src.entsize);
-        ms_.copies[sec] = twin;
+        ms_.set_twin(sec, twin);
       }
       u64 offset = align_to(sec->data.size(), std::max<u64>(src.addralign, 1));
       sec->data.resize(offset, 0);
@@ -270,7 +273,7 @@ private:
     if (!sass || sass->records.empty())
       return; // no code: the SASS .nv.info is dropped too
     OutputSection *sec = create_merc(".nv.merc.nv.info", SHT_CUDA_MERC_INFO, SHF_CUDA_MERC, 4);
-    ms_.copies[sec] = sass;
+    ms_.set_twin(sec, sass);
     sec->records = sass->records;
   }
 
@@ -289,7 +292,7 @@ private:
         continue;
       OutputSection *sec =
           create_merc(name, SHT_CUDA_MERC_INFO, SHF_CUDA_MERC | SHF_INFO_LINK, src->addralign);
-      ms_.copies[sec] = info;
+      ms_.set_twin(sec, info);
       sec->func = info->func;
       // EXTERNS mirrors the SASS section's final record (same list, same
       // place: in position, or moved to the end).
@@ -443,9 +446,9 @@ private:
           add_relocs(in, name, target, scratch);
       }
       std::reverse(scratch.relocs.begin(), scratch.relocs.end());
-      ms_.copies.emplace(&scratch, nullptr); // (the engine's Mercury rules)
+      ms_.add_copy(&scratch); // (the engine's Mercury rules)
       apply_relocation_section(ctx_, &scratch);
-      ms_.copies.erase(&scratch);
+      ms_.remove_copy(&scratch);
       if (scratch.relocs.empty())
         continue;
       OutputSection *rel =
@@ -537,7 +540,7 @@ private:
       u64 size = hb.bank->size - ctx_.out.texture_slot_base;
       OutputSection *bank = new_section(ctx_, name, SHT_CUDA_CONSTANT + 0x15,
                                         SHF_CUDA_MERC | SHF_ALLOC | SHF_INFO_LINK, 4);
-      ms_.copies.emplace(bank, nullptr);
+      ms_.add_copy(bank);
       bank->kind = SectionKind::Mercury;
       bank->func = hb.kernel;
       bank->data.assign(size, 0);
@@ -579,12 +582,12 @@ private:
       std::string_view merc_name = ob.bank->renamed_from; // ".nv.constant.optimizer.<k>"
       OutputSection *bank = new_section(ctx_, ".nv.merc" + std::string(merc_name), 0x70000084,
                                         SHF_CUDA_MERC | SHF_ALLOC | SHF_INFO_LINK, ob.bank->align);
-      ms_.copies.emplace(bank, nullptr);
+      ms_.add_copy(bank);
       bank->kind = SectionKind::Mercury;
       bank->func = ob.kernel ? ob.kernel : kernel_named(ob.final_name.substr(14));
       bank->data.assign(ob.bank->size, 0);
       bank->size = ob.bank->size;
-      ms_.copies[bank] = ob.bank;
+      ms_.set_twin(bank, ob.bank);
       ms_.symbol(ob.bank->symbol).section = bank;
       optimizer_banks_.push_back(bank);
     }
@@ -840,10 +843,10 @@ private:
       if (!in_inputs)
         continue;
       t.sec = new_section(ctx_, t.merc, t.type, t.flags, sass->align);
-      ms_.copies.emplace(t.sec, nullptr);
+      ms_.add_copy(t.sec);
       t.sec->stored_in_file = true; // (the reserved window's copy has bytes)
       t.sec->kind = SectionKind::Mercury;
-      ms_.copies[t.sec] = sass;
+      ms_.set_twin(t.sec, sass);
       ms_.symbol(sass->symbol).section = t.sec;
       if (t.own_bytes) {
         for (const InputMercury &in : inputs_)
@@ -855,7 +858,7 @@ private:
         t.sec->size = t.sec->data.size();
         continue;
       }
-      ms_.twin_bytes.insert(t.sec);
+      ms_.set_shares_twin_bytes(t.sec);
       t.sec->size = sass->size;
     }
   }

@@ -104,10 +104,13 @@ const MercuryState *find_mercury_state(const Context &ctx) {
   return static_cast<const MercuryState *>(ctx.out.arch_state.get());
 }
 
+namespace {
+const MercuryState kEmptyState;
+} // namespace
+
 const MercuryState &mercury_state_or_empty(const Context &ctx) {
-  static const MercuryState kEmpty;
   const MercuryState *state = find_mercury_state(ctx);
-  return state ? *state : kEmpty;
+  return state ? *state : kEmptyState;
 }
 
 bool is_mercury_symbol_table(const Context &ctx, const OutputSection *sec) {
@@ -258,12 +261,13 @@ public:
     return mercury_twin_has_relocs(ctx, sec);
   }
   void order_symbols(Context &ctx, OutputLayout &layout) const override { order_mercury_symbols(ctx, layout); }
-  bool owns_section(const Context &ctx, const OutputSection *sec) const override {
-    return mercury_state_or_empty(ctx).is_copy(sec);
+  // (A section with a family slot is a Mercury copy: MercuryState::add_copy.)
+  bool owns_section(const Context &, const OutputSection *sec) const override { return sec->family_slot != 0; }
+  bool names_own_symbols(const Context &, const OutputSection *sec) const override {
+    return sec->family_slot != 0;
   }
-  u32 symbol_index(const Context &ctx, const OutputSection *sec, const OutputSymbol *sym) const override {
-    const MercuryState &ms = mercury_state_or_empty(ctx);
-    return ms.is_copy(sec) ? ms.symbol(sym).index : sym->index;
+  u32 own_symbol_index(const Context &ctx, const OutputSymbol *sym) const override {
+    return find_mercury_state(ctx)->symbol(sym).index; // (copies exist: so does the state)
   }
   std::unique_ptr<SyntheticSection> table_section(const Context &ctx, OutputSection *sec) const override {
     return is_mercury_symbol_table(ctx, sec) ? mercury_symbol_table(sec) : nullptr;

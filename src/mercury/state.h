@@ -5,8 +5,6 @@
 #include "link_context.h"
 
 #include <map>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace dlink {
@@ -25,30 +23,43 @@ struct MercurySymbol {
 struct MercuryState final : ArchState {
   // .nv.merc.symtab (created by build_mercury).
   OutputSection *symtab = nullptr;
-  // The capsule-Mercury sections of the output (side tables: the output
-  // model has no Mercury fields): each with the SASS section it mirrors
-  // (null: none), those whose file bytes are that section's (same offset),
-  // and the symbols' Mercury view.
-  std::unordered_map<const OutputSection *, OutputSection *> copies;
-  std::unordered_set<const OutputSection *> twin_bytes;
-  std::unordered_map<const OutputSymbol *, MercurySymbol> symbols;
+  // Side tables (the output model has no Mercury fields), indexed by the
+  // objects' family_slot: the capsule-Mercury sections of the output, each
+  // with the SASS section it mirrors and whether its file bytes are that
+  // section's, and the symbols' Mercury view. Slot 0: none.
+  struct CopyInfo {
+    OutputSection *twin = nullptr;
+    bool shares_twin_bytes = false;
+  };
+  std::vector<CopyInfo> copy_slots{1};
+  std::vector<MercurySymbol> symbol_slots{1};
   // The Mercury symbol table's order (order_mercury_symbols) and its
   // number of locals plus one (sh_info).
   std::vector<OutputSymbol *> symbol_order;
   size_t symbol_locals = 1;
 
-  bool is_copy(const OutputSection *sec) const { return copies.count(sec) != 0; }
-  OutputSection *twin(const OutputSection *sec) const {
-    auto it = copies.find(sec);
-    return it == copies.end() ? nullptr : it->second;
+  // `sec` is a Mercury copy (of `twin`, when given).
+  void add_copy(OutputSection *sec, OutputSection *twin = nullptr) {
+    if (!sec->family_slot) {
+      sec->family_slot = static_cast<u32>(copy_slots.size());
+      copy_slots.emplace_back();
+    }
+    copy_slots[sec->family_slot].twin = twin;
   }
-  bool shares_twin_bytes(const OutputSection *sec) const { return twin_bytes.count(sec) != 0; }
-  MercurySymbol &symbol(const OutputSymbol *sym) { return symbols[sym]; }
-  const MercurySymbol &symbol(const OutputSymbol *sym) const {
-    static const MercurySymbol kNone;
-    auto it = symbols.find(sym);
-    return it == symbols.end() ? kNone : it->second;
+  void set_twin(OutputSection *sec, OutputSection *twin) { add_copy(sec, twin); }
+  void set_shares_twin_bytes(OutputSection *sec) { copy_slots[sec->family_slot].shares_twin_bytes = true; }
+  void remove_copy(OutputSection *sec) { sec->family_slot = 0; }
+  bool is_copy(const OutputSection *sec) const { return sec->family_slot != 0; }
+  OutputSection *twin(const OutputSection *sec) const { return copy_slots[sec->family_slot].twin; }
+  bool shares_twin_bytes(const OutputSection *sec) const { return copy_slots[sec->family_slot].shares_twin_bytes; }
+  MercurySymbol &symbol(OutputSymbol *sym) {
+    if (!sym->family_slot) {
+      sym->family_slot = static_cast<u32>(symbol_slots.size());
+      symbol_slots.emplace_back();
+    }
+    return symbol_slots[sym->family_slot];
   }
+  const MercurySymbol &symbol(const OutputSymbol *sym) const { return symbol_slots[sym->family_slot]; }
   // Values the link resolves into capsule-Mercury code
   // (.nv.capmerc.text.<f>): per capsule, each resolved Mercury relocation
   // (decoded offset, symbol, addend, type, S + A). Mercury writes them into

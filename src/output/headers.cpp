@@ -45,6 +45,7 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
   const u32 strtab_index = layout.index_of(".strtab");
   elf.sections.reserve(layout.order.size() + 1);
   elf.sections.assign(1, ElfSection{});
+  const OutputHooks &hooks = output_hooks(ctx);
   for (OutputSection *sec : layout.order) {
     ElfSection e;
     e.name = sec->name;
@@ -54,8 +55,8 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
     e.flags = sec->flags;
     e.addralign = sec->align;
     e.entsize = sec->entsize;
-    if (output_hooks(ctx).owns_section(ctx, sec))
-      output_hooks(ctx).section_header(ctx, layout, sec, e);
+    if (hooks.owns_section(ctx, sec))
+      hooks.section_header(ctx, layout, sec, e);
     else
     switch (sec->kind) {
     case SectionKind::SymbolTable:
@@ -180,8 +181,9 @@ void build_program_headers(const Context &ctx, ElfFile &elf, const std::vector<O
   ElfProgramHeader data = load(PF_R | PF_W);
   bool have_data = false;
   std::vector<const OutputSection *> data_nobits;
+  const OutputHooks &hooks = output_hooks(ctx);
   for (const OutputSection *sec : order) {
-    if (output_hooks(ctx).owns_section(ctx, sec)) // (the sm_100+ copies take no part)
+    if (hooks.owns_section(ctx, sec)) // (the sm_100+ copies take no part)
       continue;
     const ElfSection &e = elf.sections[sec->index];
     if (sec->kind == SectionKind::Constant) {

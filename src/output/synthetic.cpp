@@ -143,7 +143,9 @@ public:
     return n;
   }
   void write(u8 *out) const override {
-    auto index_of = [this](const OutputSymbol *s) { return output_hooks(*ctx_).symbol_index(*ctx_, section_, s); };
+    const OutputHooks &hooks = output_hooks(*ctx_);
+    const bool own = hooks.names_own_symbols(*ctx_, section_);
+    auto index_of = [&](const OutputSymbol *s) { return own ? hooks.own_symbol_index(*ctx_, s) : s->index; };
     for (const InfoRecord &r : section_->records) {
       u8 *start = out + 4;
       out += encode_eiattr(out, r.format, r.attr, r.value, r.payload);
@@ -197,11 +199,11 @@ public:
   using SyntheticSection::SyntheticSection;
   void prepare(Context &ctx, OutputLayout &) override {
     const OutputSection *sec = section_;
-    const OutputHooks &hooks = output_hooks(ctx);
-    indices_.reserve(sec->relocs.size());
+    ctx_ = &ctx;
+    hooks_ = &output_hooks(ctx);
+    own_ = hooks_->names_own_symbols(ctx, sec);
     for (const OutputReloc &r : sec->relocs) {
-      u32 index = r.sym ? hooks.symbol_index(ctx, sec, r.sym) : 0;
-      indices_.push_back(index);
+      u32 index = r.sym ? index_of(r.sym) : 0;
       // nvlink never leaves a relocation against symbol 0 in a linked
       // image (none in any golden output): the driver would patch S = 0
       // into the code. One here means a symbol the link could not name
@@ -222,16 +224,19 @@ public:
   u64 size() const override { return section_->relocs.size() * entry_size(); }
   void write(u8 *out) const override {
     // (Every relocation names a symbol: prepare() checked.)
-    for (size_t i = 0; i < section_->relocs.size(); i++) {
-      const OutputReloc &r = section_->relocs[i];
-      write_reloc(out, {r.offset, indices_[i], r.type, r.addend}, section_->rela);
+    for (const OutputReloc &r : section_->relocs) {
+      write_reloc(out, {r.offset, index_of(r.sym), r.type, r.addend}, section_->rela);
       out += entry_size();
     }
   }
 
 private:
   u64 entry_size() const { return section_->rela ? kRelaSize : kRelSize; }
-  std::vector<u32> indices_; // each relocation's symbol index (prepare)
+  u32 index_of(const OutputSymbol *sym) const { return own_ ? hooks_->own_symbol_index(*ctx_, sym) : sym->index; }
+  // (Set by prepare.)
+  const Context *ctx_ = nullptr;
+  const OutputHooks *hooks_ = nullptr;
+  bool own_ = false;
 };
 
 // Pairs of (u32, u32/i32) entries after what the section already holds.
@@ -431,9 +436,10 @@ SyntheticSections metadata_sections(Context &ctx, const OutputLayout &layout) {
 
 SyntheticSections table_sections(Context &ctx, const OutputLayout &layout) {
   SyntheticSections list;
+  const OutputHooks &hooks = output_hooks(ctx);
   for (OutputSection *sec : layout.order) {
-    if (output_hooks(ctx).owns_section(ctx, sec)) {
-      if (auto table = output_hooks(ctx).table_section(ctx, sec))
+    if (hooks.owns_section(ctx, sec)) {
+      if (auto table = hooks.table_section(ctx, sec))
         list.push_back(std::move(table));
     } else if (sec->kind == SectionKind::StringTable)
       list.push_back(std::make_unique<StringTableSection>(

@@ -4,10 +4,11 @@
 
 namespace dlink {
 
-const OutputHooks &output_hooks(const Context &ctx) {
-  static const OutputHooks kNone;
-  return ctx.output_hooks ? *ctx.output_hooks : kNone;
-}
+namespace {
+const OutputHooks kNoHooks;
+} // namespace
+
+const OutputHooks &output_hooks(const Context &ctx) { return ctx.output_hooks ? *ctx.output_hooks : kNoHooks; }
 
 void select_output_hooks(Context &ctx, const OutputHooks *hooks) { ctx.output_hooks = hooks; }
 

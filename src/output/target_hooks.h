@@ -28,11 +28,10 @@ public:
     return nullptr;
   }
   virtual void section_header(const Context &, const OutputLayout &, const OutputSection *, ElfSection &) const {}
-  // The index by which section `sec`'s records and relocations name `sym`
-  // (the family's sections may name symbols of its own table).
-  virtual u32 symbol_index(const Context &, const OutputSection *, const OutputSymbol *sym) const {
-    return sym->index;
-  }
+  // Whether section `sec`'s records and relocations name symbols by their
+  // index in the family's own symbol table (own_symbol_index), not .symtab's.
+  virtual bool names_own_symbols(const Context &, const OutputSection *) const { return false; }
+  virtual u32 own_symbol_index(const Context &, const OutputSymbol *) const { return 0; }
   // Bytes that depend on the final layout (after the section indices are known).
   virtual void patch_sections(Context &, const OutputLayout &) const {}
   // Zero bytes the family leaves after the string tables.
