@@ -96,6 +96,10 @@ void check_prelinked_inputs(Context &ctx) {
     for (const ElfSection &sec : in->elf.sections)
       if (!sec.name.empty() && !names.insert(sec.name).second)
         refuse(fmt::format("two sections named '{}' (local functions of several inputs)", sec.name));
+    // sm_100+: the .debug_frame CIE pointers of such an input are
+    // reproduced (mercury/merge_debug.cpp), but tools/two-stage-links still
+    // finds differences: .nv.compat record 0x0b, weak copies' frames and
+    // layout, the Mercury view of .nv.reservedSmem.offset0 (relocatable.md).
     if (ctx.arch.is_mercury())
       ctx.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r); linking "
                                  "it for {} is not supported by dlink yet",

@@ -68,14 +68,15 @@ private:
   // Kernel pruning: where this input's constant bank bytes go (merge.h).
   void note_constant_chunk(OutputSection *out, const ElfSection &in, u64 offset, u64 align);
 
-  // sm_100+: the bytes of debug section `i` as nvlink edits them, nullopt
-  // where it copies them as they are (src/mercury/merge_debug.cpp).
-  std::optional<std::vector<u8>> mercury_debug_edit(u32 i);
+  // sm_100+: the bytes of debug section `i`, to be placed at `offset` of its
+  // output section, as nvlink edits them; nullopt where it copies them as
+  // they are (src/mercury/merge_debug.cpp).
+  std::optional<std::vector<u8>> mercury_debug_edit(u32 i, u64 offset);
 
   // sm_100+: nvlink rewrites .debug_frame without the entries (FDEs) of
   // functions that do not reach the output, and without the CIEs no kept
   // entry uses. Records which input byte ranges survive, and where.
-  std::vector<u8> filter_debug_frame(u32 i);
+  std::vector<u8> filter_debug_frame(u32 i, u64 base);
 
   // Whether nvlink drops the debug records (FDE rows, line sequences,
   // relocations outside .debug_info) of this input's function symbol `k`:

@@ -110,7 +110,7 @@ void InputMerger::append_data(OutputSection *out, u32 i) {
     out->data.resize(offset, 0);
     std::optional<std::vector<u8>> edited;
     if (out->kind == SectionKind::Debug)
-      edited = mercury_debug_edit(i); // (sm_100+; nothing otherwise)
+      edited = mercury_debug_edit(i, offset); // (sm_100+; nothing otherwise)
     if (edited)
       out->data.insert(out->data.end(), edited->begin(), edited->end());
     else

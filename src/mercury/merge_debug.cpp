@@ -77,12 +77,12 @@ std::optional<MercuryFde> mercury_frame_entry(const InputObject &obj, std::strin
 
 } // namespace
 
-std::optional<std::vector<u8>> InputMerger::mercury_debug_edit(u32 i) {
+std::optional<std::vector<u8>> InputMerger::mercury_debug_edit(u32 i, u64 offset) {
   if (!ctx_.arch.is_mercury())
     return std::nullopt;
   const ElfSection &in = in_section(i);
   if (in.name == ".debug_frame")
-    return filter_debug_frame(i);
+    return filter_debug_frame(i, offset);
   if (in.name == ".debug_line" || in.name == ".nv_debug_line_sass")
     return filter_line_table(i);
   if (in.name == ".nv_debug_info_reg_sass")
@@ -90,7 +90,7 @@ std::optional<std::vector<u8>> InputMerger::mercury_debug_edit(u32 i) {
   return std::nullopt;
 }
 
-std::vector<u8> InputMerger::filter_debug_frame(u32 i) {
+std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
   const ElfSection &in = in_section(i);
   const std::vector<u8> bytes(in.data.begin(), in.data.end());
   std::vector<FrameEntry> entries = parse_frame_entries(bytes);
@@ -100,16 +100,23 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i) {
   // first definer's entry carries the final copy's SASS CIE and FDE, every
   // later holder's entry a stub built from its Mercury CIE and FDE.
   std::map<u64, std::vector<u8>> replaced_fde; // FDE start -> new CIE + FDE
+  // FDEs whose CIE pointer is a value, not a relocation (the output of a
+  // relocatable link): field offset -> the value is written below.
+  std::set<u64> resolved_cie_pointer;
   for (FrameEntry &e : entries) {
     if (e.cie) {
       last_cie = e.start;
       continue;
     }
     e.cie_ref = last_cie;
+    auto header = frame_entry_header(bytes, e.start);
+    const u64 pointer_field = header ? e.start + header->header : e.start;
+    bool pointer_relocated = false;
     for (const ElfSection &rs : obj_.elf.sections) {
       if ((rs.type != SHT_RELA && rs.type != SHT_REL) || rs.info != i)
         continue;
       for (const ElfReloc &r : read_relocs(rs)) {
+        pointer_relocated |= r.offset == pointer_field;
         if (r.offset < e.start || r.offset >= e.end || r.sym >= obj_.symbols.size())
           continue;
         const ElfSymbol &s = obj_.symbols[r.sym];
@@ -123,6 +130,8 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i) {
             replaced_fde[e.start] = std::move(*repl);
       }
     }
+    if (header && !pointer_relocated)
+      resolved_cie_pointer.insert(e.start);
   }
   for (FrameEntry &e : entries)
     if (!e.cie && replaced_fde.count(e.start))
@@ -135,9 +144,16 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i) {
       });
   std::vector<u8> out;
   auto &ranges = frame_ranges_[i];
+  // The bytes go at `base` in the output section: an FDE whose CIE pointer
+  // is a value points at the CIE before it in the output, as the relocated
+  // ones do (reloc/relocate.cpp; measured with relocatable links' outputs as
+  // inputs, first or not).
+  u64 last_kept_cie = 0;
   for (const FrameEntry &e : entries) {
     if (!e.keep)
       continue;
+    if (e.cie)
+      last_kept_cie = out.size();
     if (auto it = replaced_fde.find(e.start); it != replaced_fde.end()) {
       // The new CIE comes first; the FDE's header fields (and their
       // relocations) keep their offsets from the FDE's start.
@@ -147,7 +163,15 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i) {
       continue;
     }
     ranges.push_back({e.start, e.end, out.size()});
+    const u64 at = out.size();
     out.insert(out.end(), bytes.begin() + e.start, bytes.begin() + e.end);
+    if (resolved_cie_pointer.count(e.start)) {
+      auto header = frame_entry_header(bytes, e.start);
+      if (header->header == 12)
+        write_le<u64>(out.data() + at + 12, base + last_kept_cie);
+      else
+        write_le<u32>(out.data() + at + 4, static_cast<u32>(base + last_kept_cie));
+    }
   }
   return out;
 }
