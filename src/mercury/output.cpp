@@ -45,41 +45,20 @@ void order_mercury_symbols(Context &ctx, OutputLayout &layout) {
   }
 }
 
-std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLayout &layout) {
-  std::vector<ElfSymbol> merc_syms(1);
-  merc_syms[0].value = ctx.out.null_symbol_value; // (as in .symtab: probes q2/q3, sm_100)
-  for (OutputSymbol *sym : layout.merc_symbols) {
-    ElfSymbol e;
-    const OutputSection *sec = sym->section;
-    // The Mercury twin of a symbol's section, if it has one.
-    const OutputSection *merc_sec = nullptr;
-    if (sec && sec->kind == SectionKind::Text && sec->func)
-      merc_sec = sec->func->merc.section;
-    else if (sec && sec->symbol)
-      merc_sec = sec->symbol->merc.section;
-    const OutputSection *shown = merc_sec ? merc_sec : sec;
-    e.shndx = shown && !shown->removed ? static_cast<u16>(shown->index) : 0;
-    if (sym->is_section_symbol) {
-      e.name_offset = layout.strtab.offset_of(sec->renamed_from.empty() ? sym->name : sec->renamed_from);
-      e.info = ElfSymbol::make_info(STB_LOCAL, STT_SECTION);
-    } else {
-      e.name_offset = layout.strtab.offset_of(sym->name);
-      e.info = sym->merc.info;
-      e.other = sym->merc.other;
-      e.value = sym->merc.value;
-      e.size = sym->merc.size;
-    }
-    merc_syms.push_back(e);
-  }
-  return merc_syms;
-}
-
 namespace {
 
 class MercurySymbolTable : public SyntheticSection {
 public:
   using SyntheticSection::SyntheticSection;
-  void prepare(Context &ctx, OutputLayout &layout) override { syms_ = mercury_symbol_entries(ctx, layout); }
+  void prepare(Context &ctx, OutputLayout &layout) override {
+    MercurySymbolEntries entries = mercury_symbol_entries(ctx, layout);
+    if (entries.extended && !layout.merc_extended)
+      ctx.diag.fatal("internal error: a capsule-Mercury symbol's section index reaches SHN_LORESERVE "
+                     "without .nv.merc.symtab_shndx");
+    syms_ = std::move(entries.syms);
+    if (layout.merc_extended)
+      layout.merc_xindex = std::move(entries.xindex);
+  }
   u64 size() const override { return syms_.size() * kSymSize; }
   void write(u8 *out) const override { write_symbols(out, syms_); }
 
@@ -164,7 +143,8 @@ void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
 void set_mercury_file_slack(Context &ctx, const OutputLayout &layout, ElfFile &elf) {
   if (!ctx.arch.is_mercury())
     return;
-  elf.sections[1].file_slack = kMercuryShstrtabSlack;
+  // (The extended section index tables' names take these bytes: 14 + 22.)
+  elf.sections[1].file_slack = layout.merc_extended ? 0 : kMercuryShstrtabSlack;
   elf.sections[layout.index_of(".strtab")].file_slack = ctx.out.strtab_slack;
 }
 
