@@ -2,22 +2,26 @@
 // .symtab_shndx and .nv.merc.symtab_shndx, and what they hold
 // (docs/notes/semantics-findings.md §22).
 //
-// Measured on sm_100 and sm_120 "plain" links (tools/large-links):
+// Measured on sm_100 "plain" links (tools/large-links --sm100-threshold):
 //  - nvlink's own numbering of the sections of the SASS merge (the
-//    sm_75..sm_90 rule, section_order.cpp) counts one section per input
-//    more than dlink's model, plus one: the switch to a section 4
-//    .symtab_shndx with stale entries happens there (700 TUs). That
-//    placement is not reproduced: refused, with a margin (inputs + kernels
-//    + 1 for the unmodelled sections, an upper bound of what was measured).
+//    sm_75..sm_90 rule, section_order.cpp) counts one section per TU of the
+//    plain workload more than dlink's model (none for a TU of standalone
+//    kernels), plus one: when its highest number reaches SHN_LORESERVE
+//    (646 TUs + 6 pad kernels + 1 variable; 647 TUs) nvlink writes a
+//    section 4 .symtab_shndx with stale entries and a
+//    .nv.merc.symtab_shndx after the capsules. Not reproduced (what the
+//    extra sections are is not known): refused, with a margin (one per
+//    input and one per kernel, plus one).
 //  - otherwise, when the image's highest section index without the tables
 //    reaches SHN_LORESERVE (65,281 sections; 65,280 are still written
 //    without), nvlink adds two tables after the merge: .symtab_shndx right
 //    after the last section of the merge (before the first section created
 //    after it), its name a new .shstrtab string before that section's, and
 //    .nv.merc.symtab_shndx right before .nv.merc.symtab, its name just
-//    before that one's. Both have as many entries as .symtab has symbols.
-//    .symtab's entries are 0 (no symbol of .symtab reached 0xff00 in any
-//    measured link: refused if one does); .nv.merc.symtab's hold the
+//    before that one's (the two names take the 36 bytes nvlink otherwise
+//    leaves after .shstrtab). Both have as many entries as .symtab has
+//    symbols. .symtab's entries are 0 (no symbol of .symtab reached 0xff00
+//    in any measured link: refused if one does); .nv.merc.symtab's hold the
 //    section index of its symbols whose index is past SHN_LORESERVE
 //    (st_shndx SHN_XINDEX; 0xff00 itself is written into st_shndx) and 0
 //    for the others and past its own count.
@@ -43,9 +47,12 @@ u64 merge_numbering_bound(const Context &ctx) {
   for (const auto *list : {&out.locals, &out.globals})
     for (const OutputSymbol *sym : *list)
       kernels += !sym->removed && sym->is_entry();
-  // (null section, the reserved .symtab_shndx, the section after the
-  // skeleton: section_order.cpp)
-  return merged + 2 + ctx.inputs.size() + kernels + 1;
+  // nvlink's highest number: merged - 1, plus the null section, the
+  // reserved .symtab_shndx and the section after the skeleton
+  // (section_order.cpp), plus its extra sections: one, and one per TU of
+  // the plain workload (at most one per input as measured). The kernels
+  // are the margin.
+  return merged + 2 + 1 + ctx.inputs.size() + kernels;
 }
 
 size_t shstrtab_entry_of(const OutputModel &out, const OutputSection *sec, size_t from) {
@@ -63,10 +70,11 @@ void place_mercury_index_tables(Context &ctx, OutputLayout &layout) {
   const OutputModel &out = ctx.out;
   const std::vector<OutputSection *> &order = layout.order;
   layout.extended = layout.stale_entries = layout.merc_extended = false;
-  if (merge_numbering_bound(ctx) >= SHN_LORESERVE)
-    ctx.diag.fatal(fmt::format("the link merges about {} sections; links whose merge alone needs an extended "
-                               "section index table (.symtab_shndx) are not supported by dlink yet for {}",
-                               merge_numbering_bound(ctx), ctx.arch.name()));
+  if (u64 bound = merge_numbering_bound(ctx); bound >= SHN_LORESERVE)
+    ctx.diag.fatal(fmt::format("nvlink may number the sections of this link's merge up to {}; links whose merge "
+                               "alone needs an extended section index table (.symtab_shndx) are not supported "
+                               "by dlink yet for {}",
+                               bound, ctx.arch.name()));
   // The highest final index without the tables: order.size().
   if (order.size() < SHN_LORESERVE)
     return;

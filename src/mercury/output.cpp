@@ -134,7 +134,11 @@ void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
       for (const OutputSection *s : out.sections)
         if (s->late && (!first_late || s->create_seq < first_late->create_seq))
           first_late = s;
-      if (first_late)
+      // (The .symtab_shndx made after the merge is the first section
+      // named then: index_tables.cpp.)
+      if (layout.extended && layout.shndx_name_before != static_cast<size_t>(-1))
+        write_le<u64>(sec->data.data() + 0x60, layout.shndx_name);
+      else if (first_late)
         write_le<u64>(sec->data.data() + 0x60, layout.shstrtab.offset_of(first_late->name));
     }
   }

@@ -110,7 +110,8 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
       e.data = sec->data;
     elf.sections.push_back(e);
     if (layout.extended && pos == layout.shndx_after)
-      elf.sections.push_back(section_index_table(ctx, ".symtab_shndx", layout.shndx_name, symtab_index, 0, layout.xindex));
+      elf.sections.push_back(
+          section_index_table(ctx, ".symtab_shndx", layout.shndx_name, symtab_index, 0, layout.xindex));
     if (layout.merc_extended && pos == layout.merc_shndx_after)
       elf.sections.push_back(mercury_section_index_table(ctx, layout));
   }
@@ -119,8 +120,8 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
   set_mercury_file_slack(ctx, layout, elf);
 }
 
-ElfSection section_index_table(Context &ctx, std::string_view name, u32 name_offset, u32 symtab_index, u64 flags,
-                               const std::vector<u32> &entries) {
+ElfSection section_index_table(Context &ctx, std::string_view name, u32 name_offset, u32 symtab_index,
+                               u64 flags, const std::vector<u32> &entries) {
   ElfSection x;
   x.name = name;
   x.name_offset = name_offset;
