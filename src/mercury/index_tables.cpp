@@ -4,14 +4,14 @@
 //
 // Measured on sm_100 "plain" links (tools/large-links --sm100-threshold):
 //  - nvlink's own numbering of the sections of the SASS merge (the
-//    sm_75..sm_90 rule, section_order.cpp) counts one section per TU of the
-//    plain workload more than dlink's model (none for a TU of standalone
-//    kernels), plus one: when its highest number reaches SHN_LORESERVE
-//    (646 TUs + 6 pad kernels + 1 variable; 647 TUs) nvlink writes a
-//    section 4 .symtab_shndx with stale entries and a
-//    .nv.merc.symtab_shndx after the capsules. Not reproduced (what the
-//    extra sections are is not known): refused, with a margin (one per
-//    input and one per kernel, plus one).
+//    sm_75..sm_90 rule, section_order.cpp) counts one more section per REL
+//    twin of a relocation section (records.cpp wants_rel_twin: plain TUs
+//    have one each, the first one more for .rel.debug_frame; TUs of
+//    standalone kernels, or of 20 kernels calling one function, none): when
+//    its highest number reaches SHN_LORESERVE (646 TUs + 6 pad kernels + 1
+//    variable; 647 TUs) nvlink writes a section 4 .symtab_shndx with stale
+//    entries and a .nv.merc.symtab_shndx after the capsules. Not
+//    reproduced: refused, with a margin of one per input.
 //  - otherwise, when the image's highest section index without the tables
 //    reaches SHN_LORESERVE (65,281 sections; 65,280 are still written
 //    without), nvlink adds two tables after the merge: .symtab_shndx right
@@ -36,23 +36,19 @@ namespace dlink {
 
 namespace {
 
-// The highest number nvlink's SASS merge can have given a section, by the
-// measured model plus the margin described above.
+// The highest number nvlink's SASS merge gives a section, by the measured
+// model, plus the margin described above.
 u64 merge_numbering_bound(const Context &ctx) {
-  const OutputModel &out = ctx.out;
-  u64 merged = 0;
-  for (const OutputSection *sec : out.sections)
-    merged += !sec->late;
-  u64 kernels = 0;
-  for (const auto *list : {&out.locals, &out.globals})
-    for (const OutputSymbol *sym : *list)
-      kernels += !sym->removed && sym->is_entry();
-  // nvlink's highest number: merged - 1, plus the null section, the
-  // reserved .symtab_shndx and the section after the skeleton
-  // (section_order.cpp), plus its extra sections: one, and one per TU of
-  // the plain workload (at most one per input as measured). The kernels
-  // are the margin.
-  return merged + 2 + 1 + ctx.inputs.size() + kernels;
+  u64 merged = 0, rel_twins = 0;
+  for (const OutputSection *sec : ctx.out.sections)
+    if (!sec->late) {
+      merged++;
+      rel_twins += sec->type == SHT_REL;
+    }
+  // merged - 1, plus the null section, the reserved .symtab_shndx and the
+  // section after the skeleton (section_order.cpp), plus nvlink's extra
+  // section per REL twin; one per input is the margin.
+  return merged + 2 + rel_twins + ctx.inputs.size();
 }
 
 size_t shstrtab_entry_of(const OutputModel &out, const OutputSection *sec, size_t from) {

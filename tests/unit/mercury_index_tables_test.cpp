@@ -129,13 +129,17 @@ TEST(MercuryIndexTables, PlacedAfterTheMergeFromTheMeasuredCount) {
 }
 
 // A merge that by itself nears 0xff00 sections (nvlink's section 4
-// .symtab_shndx with stale entries, 700 TUs) is refused, with a margin.
-// (No input, no kernel here: the bound is the merged count + 3.)
+// .symtab_shndx with stale entries, 647 TUs) is refused: nvlink's highest
+// number there is the merged count + 2 + one per REL twin (no input here,
+// so no margin).
 TEST(MercuryIndexTables, MergePastTheBoundIsRefused) {
-  LinkModel below(0xff00 - 4, 400);
+  LinkModel below(0xff00 - 3, 400);
   place_mercury_index_tables(below.ctx, below.layout);
   EXPECT_TRUE(below.layout.merc_extended);
-  LinkModel m(0xff00 - 3, 400);
+  LinkModel m(0xff00 - 2, 400);
   EXPECT_THROW(place_mercury_index_tables(m.ctx, m.layout), FatalError);
   EXPECT_NE(m.err.str().find("not supported by dlink yet for sm_100"), std::string::npos);
+  LinkModel twin(0xff00 - 3, 400);
+  twin.ctx.out.sections[100]->type = SHT_REL;
+  EXPECT_THROW(place_mercury_index_tables(twin.ctx, twin.layout), FatalError);
 }
