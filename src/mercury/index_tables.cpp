@@ -32,23 +32,51 @@
 #include "output_model.h"
 #include "relocatable.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 namespace dlink {
 
 namespace {
 
-// The highest number nvlink's SASS merge gives a section, by the measured
-// model, plus the margin described above.
-u64 merge_numbering_bound(const Context &ctx) {
-  u64 merged = 0, rel_twins = 0;
+// nvlink's own number of each section of the SASS merge (removed ones
+// included): the sm_75..sm_90 numbering (section_order.cpp) plus one for
+// each REL twin created before it. Sections created after the merge have
+// none.
+std::unordered_map<const OutputSection *, u32> merge_numbers(const Context &ctx, u32 *highest) {
+  const OutputModel &out = ctx.out;
+  u32 skeleton_end = 0;
+  for (u32 i = 0; i < out.sections.size(); i++) {
+    std::string_view n = out.sections[i]->name;
+    if (n == ".shstrtab" || n == ".strtab" || n == ".symtab" || n == ".note.nv.tkinfo" ||
+        n == ".note.nv.cuinfo" || n == ".nv.info" || n == ".nv.compat")
+      skeleton_end = i + 1;
+    else
+      break;
+  }
+  std::unordered_map<const OutputSection *, u32> numbers;
+  u32 rel_twins = 0;
+  *highest = 0;
+  for (u32 i = 0; i < out.sections.size(); i++) {
+    const OutputSection *sec = out.sections[i];
+    if (sec->late)
+      continue;
+    u32 n = i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? 1 : 0) + rel_twins;
+    numbers[sec] = n;
+    *highest = std::max(*highest, n);
+    rel_twins += sec->type == SHT_REL;
+  }
+  return numbers;
+}
+
+// Whether every REL twin of the merge is of a kind measured (a function's
+// code, .debug_frame).
+bool measured_rel_twins(const Context &ctx) {
   for (const OutputSection *sec : ctx.out.sections)
-    if (!sec->late) {
-      merged++;
-      rel_twins += sec->type == SHT_REL;
-    }
-  // merged - 1, plus the null section, the reserved .symtab_shndx and the
-  // section after the skeleton (section_order.cpp), plus nvlink's extra
-  // section per REL twin; one per input is the margin.
-  return merged + 2 + rel_twins + ctx.inputs.size();
+    if (!sec->late && sec->type == SHT_REL &&
+        !(sec->target && (sec->target->kind == SectionKind::Text || sec->target->name == ".debug_frame")))
+      return false;
+  return true;
 }
 
 size_t shstrtab_entry_of(const OutputModel &out, const OutputSection *sec, size_t from) {
@@ -66,15 +94,47 @@ void place_mercury_index_tables(Context &ctx, OutputLayout &layout) {
   const OutputModel &out = ctx.out;
   const std::vector<OutputSection *> &order = layout.order;
   layout.extended = layout.stale_entries = layout.merc_extended = false;
-  if (u64 bound = merge_numbering_bound(ctx); bound >= SHN_LORESERVE)
-    ctx.diag.fatal(fmt::format("nvlink may number the sections of this link's merge up to {}; links whose merge "
-                               "alone needs an extended section index table (.symtab_shndx) are not supported "
-                               "by dlink yet for {}",
-                               bound, ctx.arch.name()));
-  // The highest final index without the tables: order.size().
+  const MercuryState *state = find_mercury_state(ctx);
+  auto refuse = [&](std::string_view why) {
+    ctx.diag.fatal(fmt::format("the image has {} sections ({}); this shape of link with an extended section index "
+                               "table (.symtab_shndx) is not supported by dlink yet for {}",
+                               order.size() + 1, why, ctx.arch.name()));
+  };
+  u32 highest = 0;
+  std::unordered_map<const OutputSection *, u32> numbers = merge_numbers(ctx, &highest);
+  // Placement 2: the merge itself reaches SHN_LORESERVE.
+  if (highest >= SHN_LORESERVE) {
+    size_t capsules_end = order.size();
+    for (size_t i = 0; i < order.size(); i++)
+      if (order[i]->type == SHT_CUDA_CAPMERC_TEXT)
+        capsules_end = i;
+    if (relocatable_output(ctx) || !state || !state->symtab || capsules_end + 1 >= order.size() ||
+        order[capsules_end + 1]->name != ".nv.merc.debug_frame")
+      refuse("no .nv.merc.debug_frame after the capsules");
+    if (!measured_rel_twins(ctx))
+      refuse("REL twins of a kind not measured");
+    if (ctx.arch.sm == 110)
+      refuse("sm_110's reserved shared window not measured with it");
+    layout.extended = layout.stale_entries = true;
+    layout.creation_index = std::move(numbers);
+    layout.merc_extended = true;
+    layout.merc_shndx_after = capsules_end;
+    layout.merc_shndx_name_before = shstrtab_entry_of(out, order[capsules_end + 1], out.shstrtab_closed_at);
+    if (layout.merc_shndx_name_before >= out.shstrtab_names.size())
+      refuse("no .shstrtab entry for .nv.merc.debug_frame");
+    return;
+  }
+  // Near the boundary, with REL twins of kinds not measured, a margin of
+  // one per input.
+  if (!measured_rel_twins(ctx) && highest + ctx.inputs.size() >= SHN_LORESERVE)
+    ctx.diag.fatal(fmt::format("nvlink numbers the sections of this link's merge up to {}, within {} of 0xff00; "
+                               "such links are not supported by dlink yet for {} (extended section index table "
+                               ".symtab_shndx)",
+                               highest, ctx.inputs.size(), ctx.arch.name()));
+  // Placement 1: the highest final index without the tables (order.size())
+  // reaches SHN_LORESERVE.
   if (order.size() < SHN_LORESERVE)
     return;
-  const MercuryState *state = find_mercury_state(ctx);
   size_t first_late = order.size(), merc_symtab = order.size();
   for (size_t i = 0; i < order.size(); i++) {
     if (order[i]->late && first_late == order.size())
@@ -94,9 +154,7 @@ void place_mercury_index_tables(Context &ctx, OutputLayout &layout) {
   if (relocatable_output(ctx) || first_late == 0 || first_late == order.size() || !state ||
       merc_symtab == order.size() || merc_symtab < first_late || order[first_late] != first_created ||
       first_name != out.shstrtab_closed_at || merc_name >= out.shstrtab_names.size())
-    ctx.diag.fatal(fmt::format("the image has {} sections; this shape of link with an extended section index "
-                               "table (.symtab_shndx) is not supported by dlink yet for {}",
-                               order.size() + 1, ctx.arch.name()));
+    refuse("tables after the merge");
   layout.extended = true;
   layout.shndx_after = first_late - 1;
   layout.shndx_name_before = first_name;
@@ -126,13 +184,37 @@ MercurySymbolEntries mercury_symbol_entries(const Context &ctx, const OutputLayo
     else if (sec && sec->symbol)
       merc_sec = sec->symbol->merc.section;
     const OutputSection *shown = merc_sec ? merc_sec : sec;
+    // (Placement 2: a SASS section at index SHN_COMMON makes its symbols
+    // read as common ones in .symtab; nvlink then leaves them in that
+    // section here too, with its stale entry: 700 TUs, .text.u00606_f11.)
+    if (layout.stale_entries && sec && !sec->removed && sec->index == SHN_COMMON)
+      shown = sec;
     u32 index = shown && !shown->removed ? shown->index : 0;
-    // Past SHN_LORESERVE: SHN_XINDEX, the index in the table. nvlink writes
-    // index 0xff00 itself into st_shndx (entry 0), and 0xfff2 (SHN_COMMON)
-    // like the others (unlike .symtab on sm_75..sm_90).
-    const bool x = index > SHN_LORESERVE;
+    bool x = false;
+    u32 entry = 0;
+    if (layout.stale_entries) {
+      // Placement 2: a symbol of a SASS section as in .symtab (the
+      // sm_75..sm_90 rule: SHN_XINDEX from 0xff00 on, SHN_COMMON's value
+      // written directly), a symbol of a capsule-Mercury section as in the
+      // table made after the merge (SHN_XINDEX past 0xff00); the other
+      // entries hold nvlink's number of the SASS section (a capsule's: its
+      // .text twin's). Measured at 647 and 700 TUs.
+      x = shown == sec ? index >= SHN_LORESERVE && index != SHN_COMMON : index > SHN_LORESERVE;
+      if (!x && sec && !sec->removed && index) {
+        auto it = layout.creation_index.find(sec);
+        if (it == layout.creation_index.end())
+          r.unmeasured = true;
+        else
+          entry = it->second;
+      }
+    } else {
+      // Past SHN_LORESERVE: SHN_XINDEX, the index in the table. nvlink
+      // writes index 0xff00 itself into st_shndx (entry 0), and 0xfff2
+      // (SHN_COMMON) like the others.
+      x = index > SHN_LORESERVE;
+    }
     e.shndx = static_cast<u16>(x ? u32(SHN_XINDEX) : index);
-    r.xindex.push_back(x ? index : 0);
+    r.xindex.push_back(x ? index : entry);
     r.extended |= x;
     if (sym->is_section_symbol) {
       e.name_offset = layout.strtab.offset_of(sec->renamed_from.empty() ? sym->name : sec->renamed_from);
@@ -146,8 +228,8 @@ MercurySymbolEntries mercury_symbol_entries(const Context &ctx, const OutputLayo
     }
     r.syms.push_back(e);
   }
-  // (nvlink sizes the table by .symtab's count.)
-  if (r.xindex.size() < layout.symbols.size() + 1)
+  // (nvlink sizes the table made after the merge by .symtab's count.)
+  if (!layout.stale_entries && r.xindex.size() < layout.symbols.size() + 1)
     r.xindex.resize(layout.symbols.size() + 1, 0);
   return r;
 }

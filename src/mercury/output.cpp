@@ -55,6 +55,10 @@ public:
     if (entries.extended && !layout.merc_extended)
       ctx.diag.fatal("internal error: a capsule-Mercury symbol's section index reaches SHN_LORESERVE "
                      "without .nv.merc.symtab_shndx");
+    if (entries.unmeasured && layout.merc_extended)
+      ctx.diag.fatal(fmt::format("a .nv.merc.symtab_shndx entry of this link is of a kind not measured; "
+                                 "not supported by dlink yet for {}",
+                                 ctx.arch.name()));
     syms_ = std::move(entries.syms);
     if (layout.merc_extended)
       layout.merc_xindex = std::move(entries.xindex);
@@ -148,7 +152,8 @@ void set_mercury_file_slack(Context &ctx, const OutputLayout &layout, ElfFile &e
   if (!ctx.arch.is_mercury())
     return;
   // (The extended section index tables' names take these bytes: 14 + 22.)
-  elf.sections[1].file_slack = layout.merc_extended ? 0 : kMercuryShstrtabSlack;
+  // (Not when .symtab_shndx is section 4.)
+  elf.sections[1].file_slack = layout.merc_extended && !layout.stale_entries ? 0 : kMercuryShstrtabSlack;
   elf.sections[layout.index_of(".strtab")].file_slack = ctx.out.strtab_slack;
 }
 

@@ -29,6 +29,7 @@ struct MercurySymbolEntries {
   std::vector<ElfSymbol> syms;
   std::vector<u32> xindex;
   bool extended = false;
+  bool unmeasured = false; // an entry of a kind not measured (refused)
 };
 MercurySymbolEntries mercury_symbol_entries(const Context &ctx, const OutputLayout &layout);
 

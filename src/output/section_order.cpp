@@ -121,6 +121,7 @@ void order_sections(Context &ctx, OutputLayout &layout) {
       symtab_pos = i;
       break;
     }
+  layout.creation_index.clear();
   layout.extended = layout.stale_entries = out.sections.size() + 2 >= SHN_LORESERVE;
   layout.shndx_after = symtab_pos;
   place_mercury_index_tables(ctx, layout);
@@ -132,8 +133,8 @@ void order_sections(Context &ctx, OutputLayout &layout) {
   // .symtab_shndx it always creates after .symtab, and one more section it
   // creates after the skeleton (.nv.info, .nv.compat). Stale entries of
   // .symtab_shndx hold these.
-  layout.creation_index.clear();
-  if (layout.stale_entries) {
+  // (sm_100+ numbers its own: mercury/index_tables.cpp.)
+  if (layout.stale_entries && layout.creation_index.empty()) {
     u32 skeleton_end = 0;
     for (u32 i = 0; i < out.sections.size(); i++) {
       std::string_view n = out.sections[i]->name;
@@ -208,9 +209,6 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
 void build_string_tables(Context &ctx, OutputLayout &layout) {
   const OutputModel &out = ctx.out;
   layout.shstrtab = StringTable(out.shstrtab_names.size());
-  // (.symtab_shndx takes the string nvlink reserves for it unless its
-  // table gets a name of its own.)
-  layout.shndx_name = layout.shstrtab.offset_of(".symtab_shndx");
   for (size_t i = 0; i < out.shstrtab_names.size(); i++) {
     const auto &entry = out.shstrtab_names[i];
     if (layout.extended && i == layout.shndx_name_before)
@@ -221,6 +219,10 @@ void build_string_tables(Context &ctx, OutputLayout &layout) {
     if (entry.own)
       layout.own_name_offset[entry.own] = off;
   }
+  // (.symtab_shndx takes the string nvlink reserves for it unless its
+  // table gets a name of its own.)
+  if (layout.shndx_name_before == static_cast<size_t>(-1))
+    layout.shndx_name = layout.shstrtab.offset_of(".symtab_shndx");
   // .strtab, in this order: prototype strings (an empty one is its own lone
   // NUL), the other names, the global symbols' names, the late names. The
   // names are hashed in parallel; they are added in order on this thread.

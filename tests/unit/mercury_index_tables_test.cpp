@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <memory>
 #include <sstream>
 
 using namespace dlink;
@@ -79,6 +80,50 @@ TEST(MercuryIndexTables, SymbolEntriesKeepThirtyTwoBitIndices) {
   EXPECT_FALSE(mercury_symbol_entries(small.ctx, small.layout).extended);
 }
 
+// Placement 2 (the merge itself reaches 0xff00: 647 and 700 TUs): a symbol
+// of a SASS section follows .symtab's sm_75..sm_90 rule (SHN_XINDEX from
+// 0xff00 on, 0xfff2 written directly), a symbol of a capsule follows the
+// rule above (0xff00 direct, 0xfff2 SHN_XINDEX); the other entries hold
+// nvlink's number of the SASS section (for a capsule: its .text twin's),
+// and a function whose .text sits at 0xfff2 stays there (700 TUs,
+// .text.u00606_f11). The table has the Mercury table's count.
+TEST(MercuryIndexTables, MergeTableEntriesAreStale) {
+  Model m;
+  m.layout.stale_entries = true;
+  auto function = [&](u32 text_index, u32 capsule_index, u32 number) {
+    OutputSection *text = m.section(".text.f", false, text_index);
+    text->kind = SectionKind::Text;
+    OutputSymbol *sym = m.symbol_in(text);
+    text->func = sym;
+    sym->merc.section = m.section(".nv.capmerc.text.f", true, capsule_index);
+    m.layout.creation_index[text] = number;
+    m.layout.merc_symbols.push_back(sym);
+  };
+  auto data = [&](u32 index, u32 number) {
+    OutputSection *sec = m.section(".nv.callgraph", false, index);
+    m.layout.creation_index[sec] = number;
+    m.layout.merc_symbols.push_back(m.symbol_in(sec));
+  };
+  data(7, 6);
+  data(0xff00, 70714);
+  data(0xfff2, 70715);
+  function(100, 0xff00, 3676);
+  function(200, 0xfff2, 4000);
+  function(0xfff2, 0x186ea, 61231);
+  function(300, 0x1fff2, 5000);
+  for (int i = 0; i < 3; i++) // (not padded to .symtab's count here)
+    m.layout.symbols.push_back(m.layout.merc_symbols[0]);
+
+  MercurySymbolEntries e = mercury_symbol_entries(m.ctx, m.layout);
+  const u16 shndx[] = {0, 7, SHN_XINDEX, 0xfff2, 0xff00, SHN_XINDEX, 0xfff2, SHN_XINDEX};
+  const std::vector<u32> xindex = {0, 6, 0xff00, 70715, 3676, 0xfff2, 61231, 0x1fff2};
+  ASSERT_EQ(e.syms.size(), 8u);
+  for (size_t i = 0; i < e.syms.size(); i++)
+    EXPECT_EQ(e.syms[i].shndx, shndx[i]) << i;
+  EXPECT_EQ(e.xindex, xindex);
+  EXPECT_FALSE(e.unmeasured);
+}
+
 namespace {
 
 // A model of `merged` sections of the SASS merge (the skeleton first) and
@@ -128,18 +173,61 @@ TEST(MercuryIndexTables, PlacedAfterTheMergeFromTheMeasuredCount) {
   EXPECT_EQ(m.layout.merc_shndx_name_before, size_t(0xff00 - 1));
 }
 
-// A merge that by itself nears 0xff00 sections (nvlink's section 4
-// .symtab_shndx with stale entries, 647 TUs) is refused: nvlink's highest
-// number there is the merged count + 2 + one per REL twin (no input here,
-// so no margin).
-TEST(MercuryIndexTables, MergePastTheBoundIsRefused) {
-  LinkModel below(0xff00 - 3, 400);
-  place_mercury_index_tables(below.ctx, below.layout);
-  EXPECT_TRUE(below.layout.merc_extended);
-  LinkModel m(0xff00 - 2, 400);
-  EXPECT_THROW(place_mercury_index_tables(m.ctx, m.layout), FatalError);
-  EXPECT_NE(m.err.str().find("not supported by dlink yet for sm_100"), std::string::npos);
-  LinkModel twin(0xff00 - 3, 400);
-  twin.ctx.out.sections[100]->type = SHT_REL;
-  EXPECT_THROW(place_mercury_index_tables(twin.ctx, twin.layout), FatalError);
+// A merge that by itself reaches 0xff00 sections: nvlink numbers them as
+// on sm_75..sm_90 plus one per REL twin (measured: the .symtab_shndx
+// entries of 647 and 700 TUs), and the boundary is where that number
+// reaches 0xff00 (646 TUs + 6 pad kernels: 65,279, placement 1; + a
+// variable: 65,280, placement 2). The Mercury table follows the capsules,
+// its name before .nv.merc.debug_frame's.
+TEST(MercuryIndexTables, MergeBoundaryCountsRelTwins) {
+  auto model = [](size_t merged) {
+    auto m = std::make_unique<LinkModel>(merged, 400);
+    const char *skeleton[] = {".shstrtab", ".strtab", ".symtab", ".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info",
+                              ".nv.compat"};
+    for (size_t i = 0; i < 7; i++)
+      m->ctx.out.sections[i]->name = m->ctx.out.shstrtab_names[i].name = skeleton[i];
+    OutputSection *text = m->ctx.out.sections[50];
+    text->kind = SectionKind::Text;
+    m->ctx.out.sections[100]->type = SHT_REL; // a REL twin of .text
+    m->ctx.out.sections[100]->target = text;
+    for (size_t i = merged; i < merged + 100; i++)
+      m->ctx.out.sections[i]->type = SHT_CUDA_CAPMERC_TEXT;
+    m->ctx.out.sections[merged + 100]->name = ".nv.merc.debug_frame";
+    m->ctx.out.shstrtab_names[merged + 100].name = ".nv.merc.debug_frame";
+    return m;
+  };
+  // (merged - 1 + 3 + 1 REL twin: the highest number)
+  auto below = model(0xff00 - 4);
+  place_mercury_index_tables(below->ctx, below->layout);
+  EXPECT_FALSE(below->layout.stale_entries);
+  EXPECT_TRUE(below->layout.merc_extended); // (placement 1: the image passes 0xff00)
+
+  auto at = model(0xff00 - 3);
+  place_mercury_index_tables(at->ctx, at->layout);
+  ASSERT_TRUE(at->layout.stale_entries);
+  EXPECT_TRUE(at->layout.extended);
+  EXPECT_EQ(at->layout.shndx_name_before, size_t(-1)); // (the reserved string)
+  EXPECT_EQ(at->layout.merc_shndx_after, size_t(0xff00 - 3 + 99));
+  EXPECT_EQ(at->layout.merc_shndx_name_before, size_t(0xff00 - 3 + 100));
+  const auto &number = at->layout.creation_index;
+  EXPECT_EQ(number.at(at->ctx.out.sections[2]), 3u);
+  EXPECT_EQ(number.at(at->ctx.out.sections[3]), 5u);
+  EXPECT_EQ(number.at(at->ctx.out.sections[7]), 10u);
+  EXPECT_EQ(number.at(at->ctx.out.sections[100]), 103u);
+  EXPECT_EQ(number.at(at->ctx.out.sections[101]), 105u); // (after the REL twin)
+  EXPECT_FALSE(number.count(at->ctx.out.sections[0xff00 - 3]));
+}
+
+// A REL twin of a kind not measured near the boundary, or a merge past it
+// without the measured shape (no capsules), is refused.
+TEST(MercuryIndexTables, UnmeasuredShapesAreRefused) {
+  LinkModel near(0xff00 - 10, 400);
+  near.ctx.out.sections[100]->type = SHT_REL; // (no target)
+  near.ctx.inputs.resize(20);
+  EXPECT_THROW(place_mercury_index_tables(near.ctx, near.layout), FatalError);
+  EXPECT_NE(near.err.str().find("not supported by dlink yet for sm_100"), std::string::npos);
+
+  LinkModel past(0xff00, 400);
+  EXPECT_THROW(place_mercury_index_tables(past.ctx, past.layout), FatalError);
+  EXPECT_NE(past.err.str().find("not supported by dlink yet for sm_100"), std::string::npos);
 }
