@@ -2,29 +2,33 @@
 // .symtab_shndx and .nv.merc.symtab_shndx, and what they hold
 // (docs/notes/semantics-findings.md §22).
 //
-// Measured on sm_100 "plain" links (tools/large-links --sm100-threshold):
-//  - nvlink's own numbering of the sections of the SASS merge (the
-//    sm_75..sm_90 rule, section_order.cpp) counts one more section per REL
-//    twin of a relocation section (records.cpp wants_rel_twin: plain TUs
-//    have one each, the first one more for .rel.debug_frame; TUs of
-//    standalone kernels, or of 20 kernels calling one function, none): when
-//    its highest number reaches SHN_LORESERVE (646 TUs + 6 pad kernels + 1
-//    variable; 647 TUs) nvlink writes a section 4 .symtab_shndx with stale
-//    entries and a .nv.merc.symtab_shndx after the capsules. Not
-//    reproduced: refused, with a margin of one per input.
-//  - otherwise, when the image's highest section index without the tables
-//    reaches SHN_LORESERVE (65,281 sections; 65,280 are still written
-//    without), nvlink adds two tables after the merge: .symtab_shndx right
-//    after the last section of the merge (before the first section created
-//    after it), its name a new .shstrtab string before that section's, and
-//    .nv.merc.symtab_shndx right before .nv.merc.symtab, its name just
-//    before that one's (the two names take the 36 bytes nvlink otherwise
-//    leaves after .shstrtab). Both have as many entries as .symtab has
-//    symbols. .symtab's entries are 0 (no symbol of .symtab reached 0xff00
-//    in any measured link: refused if one does); .nv.merc.symtab's hold the
-//    section index of its symbols whose index is past SHN_LORESERVE
-//    (st_shndx SHN_XINDEX; 0xff00 itself is written into st_shndx) and 0
-//    for the others and past its own count.
+// Measured on sm_100 "plain" links (tools/large-links --sm100-threshold),
+// checked on sm_120 and sm_110:
+//  - Placement 2, where nvlink's own numbering of the sections of the SASS
+//    merge reaches SHN_LORESERVE: the sm_75..sm_90 numbering
+//    (section_order.cpp) plus one more section per REL twin of a relocation
+//    section (records.cpp wants_rel_twin), created with it. Boundary: 646
+//    TUs + 6 pad kernels (65,279) / + 1 variable (65,280). .symtab_shndx is
+//    section 4 (the reserved name) with stale entries as on sm_75..sm_90
+//    (sections created after the merge: entry 0); .nv.merc.symtab_shndx
+//    follows the last capsule (.nv.capmerc.text.*), its name before
+//    .nv.merc.debug_frame's, entries as mercury_symbol_entries says.
+//  - Placement 1, below that, where the image's highest section index
+//    without the tables reaches SHN_LORESERVE (65,281 sections; 65,280 are
+//    still written without): nvlink adds two tables after the merge:
+//    .symtab_shndx right after the last section of the merge (before the
+//    first section created after it), its name a new .shstrtab string
+//    before that section's, and .nv.merc.symtab_shndx right before
+//    .nv.merc.symtab, its name just before that one's (the two names take
+//    the 36 bytes nvlink otherwise leaves after .shstrtab). Both have as
+//    many entries as .symtab has symbols. .symtab's entries are 0 (no symbol
+//    of .symtab reached 0xff00 in any measured link: refused if one does);
+//    .nv.merc.symtab's hold the section index of its symbols whose index is
+//    past SHN_LORESERVE (st_shndx SHN_XINDEX; 0xff00 itself is written into
+//    st_shndx) and 0 for the others and past its own count.
+//  Refused: -r, sm_110 in placement 2, REL twins of other kinds than a
+//  function's code and .debug_frame (in placement 2, or within one section
+//  per input of its boundary), shapes other than these.
 #include "mercury/output.h"
 #include "mercury/state.h"
 
