@@ -26,9 +26,9 @@
 //    .nv.merc.symtab's hold the section index of its symbols whose index is
 //    past SHN_LORESERVE (st_shndx SHN_XINDEX; 0xff00 itself is written into
 //    st_shndx) and 0 for the others and past its own count.
-//  Refused: -r, sm_110 in placement 2, REL twins of other kinds than a
-//  function's code and .debug_frame (in placement 2, or within one section
-//  per input of its boundary), shapes other than these.
+//  Refused: -r, REL twins of other kinds than a function's code and
+//  .debug_frame (in placement 2, or within one section per input of its
+//  boundary), shapes other than these.
 #include "mercury/output.h"
 #include "mercury/state.h"
 
@@ -117,8 +117,6 @@ void place_mercury_index_tables(Context &ctx, OutputLayout &layout) {
       refuse("no .nv.merc.debug_frame after the capsules");
     if (!measured_rel_twins(ctx))
       refuse("REL twins of a kind not measured");
-    if (ctx.arch.sm == 110)
-      refuse("sm_110's reserved shared window not measured with it");
     layout.extended = layout.stale_entries = true;
     layout.creation_index = std::move(numbers);
     layout.merc_extended = true;

@@ -130,7 +130,8 @@ void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
     // sm_110: the Mercury copy's 0x80 bytes are nvlink's uninitialised
     // memory, a stale copy of the output's first two section headers (null,
     // .shstrtab at 0x40 with the size it had before the sections created
-    // after the merge were named). It sits at 0x00 on every sm_110 golden but
+    // after the merge were named; docs/notes/semantics-findings.md §22 for
+    // links with extended section numbering). It sits at 0x00 on every sm_110 golden but
     // ocg_banks_order (0x20) and is all zeros for some probes; the placement
     // follows nvlink's allocator (docs/notes/refinalization.md).
     if (sec->merc && sec->type == SHT_CUDA_SHARED_RESERVED && sec->data.size() >= 0x68) {
@@ -144,6 +145,11 @@ void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
         write_le<u64>(sec->data.data() + 0x60, layout.shndx_name);
       else if (first_late)
         write_le<u64>(sec->data.data() + 0x60, layout.shstrtab.offset_of(first_late->name));
+      // The null header's sh_size: the section count then (the first
+      // section created after the merge's index) once it passes 0xff00, as
+      // section 0 holds it (e_shnum 0; measured at 700 TUs: 68,614).
+      if (first_late && first_late->index > SHN_LORESERVE)
+        write_le<u64>(sec->data.data() + 0x20, first_late->index);
     }
   }
 }

@@ -231,3 +231,35 @@ TEST(MercuryIndexTables, UnmeasuredShapesAreRefused) {
   EXPECT_THROW(place_mercury_index_tables(past.ctx, past.layout), FatalError);
   EXPECT_NE(past.err.str().find("not supported by dlink yet for sm_100"), std::string::npos);
 }
+
+// sm_110's stale copy of the first two section headers in the Mercury
+// reserved shared window: .shstrtab's size then (0x60) is the offset of the
+// .symtab_shndx string made after the merge in placement 1 (340 TUs), and
+// the null header's sh_size (0x20) holds the section count then once it
+// passes 0xff00 (700 TUs: 68,614; 647 TUs: 63,421, none).
+TEST(MercuryIndexTables, Sm110StaleHeaderCopy) {
+  auto window = [](bool placement1, u32 first_late_index) {
+    Model m;
+    OutputSection *text = m.section(".text.f", false, 1);
+    OutputSection *bank = m.section(".nv.constant0.k", true, first_late_index);
+    OutputSection *reserved = m.section(".nv.merc.nv.shared.reserved.0", true, first_late_index + 1);
+    reserved->merc = true;
+    reserved->type = SHT_CUDA_SHARED_RESERVED;
+    reserved->data.assign(0x80, 0);
+    m.ctx.out.sections = {text, bank, reserved};
+    m.layout.order = {text, bank, reserved};
+    m.layout.shstrtab.add(".symtab_shndx");
+    m.layout.shstrtab.add(".text.f");
+    m.layout.extended = true;
+    if (placement1) {
+      m.layout.shndx_name_before = 2;
+      m.layout.shndx_name = m.layout.shstrtab.add(".symtab_shndx", 0, true);
+    }
+    m.layout.shstrtab.add(".nv.constant0.k");
+    patch_mercury_sections(m.ctx, m.layout);
+    return std::make_pair(read_le<u64>(reserved->data.data() + 0x60), read_le<u64>(reserved->data.data() + 0x20));
+  };
+  EXPECT_EQ(window(true, 33333), std::make_pair(u64(23), u64(0)));  // (1 + 14 + 8)
+  EXPECT_EQ(window(false, 68614), std::make_pair(u64(23), u64(68614)));
+  EXPECT_EQ(window(false, 0xff00), std::make_pair(u64(23), u64(0)));
+}
