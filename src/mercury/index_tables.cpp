@@ -46,7 +46,7 @@ namespace {
 // nvlink's own number of each section of the SASS merge (removed ones
 // included): the sm_75..sm_90 numbering (section_order.cpp) plus one for
 // each REL twin created before it. Sections created after the merge have
-// none.
+// none (0 here: their stale entries are 0).
 std::unordered_map<const OutputSection *, u32> merge_numbers(const Context &ctx, u32 *highest) {
   const OutputModel &out = ctx.out;
   u32 skeleton_end = 0;
@@ -63,8 +63,10 @@ std::unordered_map<const OutputSection *, u32> merge_numbers(const Context &ctx,
   *highest = 0;
   for (u32 i = 0; i < out.sections.size(); i++) {
     const OutputSection *sec = out.sections[i];
-    if (sec->late)
+    if (sec->late) {
+      numbers[sec] = 0;
       continue;
+    }
     u32 n = i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? 1 : 0) + rel_twins;
     numbers[sec] = n;
     *highest = std::max(*highest, n);
@@ -204,10 +206,8 @@ MercurySymbolEntries mercury_symbol_entries(const Context &ctx, const OutputLayo
       x = shown == sec ? index >= SHN_LORESERVE && index != SHN_COMMON : index > SHN_LORESERVE;
       if (!x && sec && !sec->removed && index) {
         auto it = layout.creation_index.find(sec);
-        if (it == layout.creation_index.end())
-          r.unmeasured = true;
-        else
-          entry = it->second;
+        entry = it != layout.creation_index.end() ? it->second : 0;
+        r.unmeasured |= entry == 0; // (a section created after the merge)
       }
     } else {
       // Past SHN_LORESERVE: SHN_XINDEX, the index in the table. nvlink

@@ -374,17 +374,15 @@ void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
                                    sym->name, shndx, ctx.arch.name()));
       layout.xindex.push_back(0);
     } else if (layout.extended) {
-      // (sm_100+: sections created after the merge have no number, entry
-      // 0; measured below 0xff00 only.)
       u32 stale = 0;
-      bool numbered = false;
       if (sym->section && !sym->section->removed) {
         auto it = layout.creation_index.find(sym->section);
-        numbered = it != layout.creation_index.end();
-        stale = numbered ? it->second : 0;
-        if (!numbered && !ctx.arch.is_mercury())
+        stale = it != layout.creation_index.end() ? it->second : 0;
+        if (it == layout.creation_index.end())
           ctx.diag.fatal(fmt::format("internal error: section '{}' has no creation index", sym->section->name));
-        if (!numbered && shndx == SHN_COMMON)
+        // (Number 0: sm_100+ sections created after the merge, entry 0;
+        // measured below 0xff00 only.)
+        if (stale == 0 && shndx == SHN_COMMON)
           ctx.diag.fatal(fmt::format("the link places symbol '{}' in section {}: such a .symtab_shndx entry "
                                      "is not supported by dlink yet for {}",
                                      sym->name, shndx, ctx.arch.name()));
