@@ -47,7 +47,8 @@ namespace {
 // included): the sm_75..sm_90 numbering (section_order.cpp) plus one for
 // each REL twin created before it. Sections created after the merge have
 // none (0 here: their stale entries are 0).
-std::unordered_map<const OutputSection *, u32> merge_numbers(const Context &ctx, u32 *highest) {
+// `numbers` null: only the highest.
+void merge_numbers(const Context &ctx, u32 *highest, std::unordered_map<const OutputSection *, u32> *numbers) {
   const OutputModel &out = ctx.out;
   u32 skeleton_end = 0;
   for (u32 i = 0; i < out.sections.size(); i++) {
@@ -58,21 +59,16 @@ std::unordered_map<const OutputSection *, u32> merge_numbers(const Context &ctx,
     else
       break;
   }
-  std::unordered_map<const OutputSection *, u32> numbers;
   u32 rel_twins = 0;
   *highest = 0;
   for (u32 i = 0; i < out.sections.size(); i++) {
     const OutputSection *sec = out.sections[i];
-    if (sec->late) {
-      numbers[sec] = 0;
-      continue;
-    }
-    u32 n = i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? 1 : 0) + rel_twins;
-    numbers[sec] = n;
+    u32 n = sec->late ? 0 : i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? 1 : 0) + rel_twins;
+    if (numbers)
+      (*numbers)[sec] = n;
     *highest = std::max(*highest, n);
-    rel_twins += sec->type == SHT_REL;
+    rel_twins += !sec->late && sec->type == SHT_REL;
   }
-  return numbers;
 }
 
 // Whether every REL twin of the merge is of a kind measured (a function's
@@ -107,7 +103,7 @@ void place_mercury_index_tables(Context &ctx, OutputLayout &layout) {
                                order.size() + 1, why, ctx.arch.name()));
   };
   u32 highest = 0;
-  std::unordered_map<const OutputSection *, u32> numbers = merge_numbers(ctx, &highest);
+  merge_numbers(ctx, &highest, nullptr);
   // Placement 2: the merge itself reaches SHN_LORESERVE.
   if (highest >= SHN_LORESERVE) {
     size_t capsules_end = order.size();
@@ -120,7 +116,7 @@ void place_mercury_index_tables(Context &ctx, OutputLayout &layout) {
     if (!measured_rel_twins(ctx))
       refuse("REL twins of a kind not measured");
     layout.extended = layout.stale_entries = true;
-    layout.creation_index = std::move(numbers);
+    merge_numbers(ctx, &highest, &layout.creation_index);
     layout.merc_extended = true;
     layout.merc_shndx_after = capsules_end;
     layout.merc_shndx_name_before = shstrtab_entry_of(out, order[capsules_end + 1], out.shstrtab_closed_at);
