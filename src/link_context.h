@@ -355,6 +355,9 @@ struct OutputModel {
   // After nvlink fixes its global symbols (once .nv.callgraph/.nv.prototype
   // exist), new local symbols and names go after the globals.
   bool closed = false;
+  // The number of .shstrtab entries when it closed (the names after it are
+  // those of sections created after the merge).
+  size_t shstrtab_closed_at = 0;
   std::vector<OutputSymbol *> late_locals;
   std::vector<std::string_view> strtab_late_names;
   // sm_100+: zero bytes nvlink leaves after .strtab, one share per section

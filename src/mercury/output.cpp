@@ -48,43 +48,24 @@ void order_mercury_symbols(Context &ctx, OutputLayout &layout) {
   }
 }
 
-std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLayout &layout) {
-  const MercuryState &ms = mercury_state_or_empty(ctx);
-  std::vector<ElfSymbol> merc_syms(1);
-  merc_syms[0].value = ctx.out.null_symbol_value; // (as in .symtab: probes q2/q3, sm_100)
-  for (OutputSymbol *sym : ms.symbol_order) {
-    ElfSymbol e;
-    const OutputSection *sec = sym->section;
-    // The Mercury twin of a symbol's section, if it has one.
-    const OutputSection *merc_sec = nullptr;
-    if (sec && sec->kind == SectionKind::Text && sec->func)
-      merc_sec = ms.symbol(sec->func).section;
-    else if (sec && sec->symbol)
-      merc_sec = ms.symbol(sec->symbol).section;
-    const OutputSection *shown = merc_sec ? merc_sec : sec;
-    e.shndx = shown && !shown->removed ? static_cast<u16>(shown->index) : 0;
-    if (sym->is_section_symbol) {
-      e.name_offset = layout.strtab.offset_of(sec->renamed_from.empty() ? sym->name : sec->renamed_from);
-      e.info = ElfSymbol::make_info(STB_LOCAL, STT_SECTION);
-    } else {
-      e.name_offset = layout.strtab.offset_of(sym->name);
-      const MercurySymbol &m = ms.symbol(sym);
-      e.info = m.info;
-      e.other = m.other;
-      e.value = m.value;
-      e.size = m.size;
-    }
-    merc_syms.push_back(e);
-  }
-  return merc_syms;
-}
-
 namespace {
 
 class MercurySymbolTable : public SyntheticSection {
 public:
   using SyntheticSection::SyntheticSection;
-  void prepare(Context &ctx, OutputLayout &layout) override { syms_ = mercury_symbol_entries(ctx, layout); }
+  void prepare(Context &ctx, OutputLayout &layout) override {
+    MercurySymbolEntries entries = mercury_symbol_entries(ctx, layout);
+    if (entries.extended && !layout.family_shndx)
+      ctx.diag.fatal("internal error: a capsule-Mercury symbol's section index reaches SHN_LORESERVE "
+                     "without .nv.merc.symtab_shndx");
+    if (entries.unmeasured && layout.family_shndx)
+      ctx.diag.fatal(fmt::format("a .nv.merc.symtab_shndx entry of this link is of a kind not measured; "
+                                 "not supported by dlink yet for {}",
+                                 ctx.arch.name()));
+    syms_ = std::move(entries.syms);
+    if (layout.family_shndx)
+      layout.family_xindex = std::move(entries.xindex);
+  }
   u64 size() const override { return syms_.size() * kSymSize; }
   void write(u8 *out) const override { write_symbols(out, syms_); }
 
@@ -164,7 +145,8 @@ void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
     // sm_110: the Mercury copy's 0x80 bytes are nvlink's uninitialised
     // memory, a stale copy of the output's first two section headers (null,
     // .shstrtab at 0x40 with the size it had before the sections created
-    // after the merge were named). It sits at 0x00 on every sm_110 golden but
+    // after the merge were named; docs/notes/semantics-findings.md §22 for
+    // links with extended section numbering). It sits at 0x00 on every sm_110 golden but
     // ocg_banks_order (0x20) and is all zeros for some probes; the placement
     // follows nvlink's allocator (docs/notes/refinalization.md).
     if (ms.is_copy(sec) && sec->type == SHT_CUDA_SHARED_RESERVED && sec->data.size() >= 0x68) {
@@ -172,8 +154,17 @@ void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
       for (const OutputSection *s : out.sections)
         if (s->late && (!first_late || s->create_seq < first_late->create_seq))
           first_late = s;
-      if (first_late)
+      // (The .symtab_shndx made after the merge is the first section
+      // named then: index_tables.cpp.)
+      if (layout.extended && layout.shndx_name_before != static_cast<size_t>(-1))
+        write_le<u64>(sec->data.data() + 0x60, layout.shndx_name);
+      else if (first_late)
         write_le<u64>(sec->data.data() + 0x60, layout.shstrtab.offset_of(first_late->name));
+      // The null header's sh_size: the section count then (the first
+      // section created after the merge's index) once it passes 0xff00, as
+      // section 0 holds it (e_shnum 0; measured at 700 TUs: 68,614).
+      if (first_late && first_late->index > SHN_LORESERVE)
+        write_le<u64>(sec->data.data() + 0x20, first_late->index);
     }
   }
 }
@@ -181,7 +172,9 @@ void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
 void set_mercury_file_slack(Context &ctx, const OutputLayout &layout, ElfFile &elf) {
   if (!ctx.arch.is_mercury())
     return;
-  elf.sections[1].file_slack = kMercuryShstrtabSlack;
+  // (The extended section index tables' names take these bytes: 14 + 22.)
+  // (Not when .symtab_shndx is section 4.)
+  elf.sections[1].file_slack = layout.family_shndx && !layout.stale_entries ? 0 : kMercuryShstrtabSlack;
   elf.sections[layout.index_of(".strtab")].file_slack = ctx.out.strtab_slack;
 }
 
@@ -283,6 +276,12 @@ public:
     set_mercury_file_slack(ctx, layout, elf);
   }
   SharedOffsetRule shared_offset_rule() const override { return mercury_shared_offset; }
+  void place_index_tables(Context &ctx, OutputLayout &layout) const override {
+    place_mercury_index_tables(ctx, layout);
+  }
+  ElfSection index_table(Context &ctx, const OutputLayout &layout) const override {
+    return mercury_section_index_table(ctx, layout);
+  }
 };
 
 } // namespace

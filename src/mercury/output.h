@@ -16,8 +16,25 @@ bool mercury_twin_has_relocs(Context &ctx, const OutputSection *rel);
 // existed when the globals were fixed (layout.symbols, set):
 // MercuryState::symbol_order, symbol_locals and each symbol's index there.
 void order_mercury_symbols(Context &ctx, OutputLayout &layout);
-// Its entries, with Mercury sections, types and sizes.
-std::vector<ElfSymbol> mercury_symbol_entries(const Context &ctx, const OutputLayout &layout);
+// Its entries, with Mercury sections, types and sizes; a section index
+// from SHN_LORESERVE on is SHN_XINDEX with the index in `xindex`
+// (.nv.merc.symtab_shndx, 0 for the others, as many entries as .symtab
+// has symbols at least; `extended`: some index needs it).
+struct MercurySymbolEntries {
+  std::vector<ElfSymbol> syms;
+  std::vector<u32> xindex;
+  bool extended = false;
+  bool unmeasured = false; // an entry of a kind not measured (refused)
+};
+MercurySymbolEntries mercury_symbol_entries(const Context &ctx, const OutputLayout &layout);
+
+// ELF extended section numbering (index_tables.cpp): whether and where the
+// image has .symtab_shndx and .nv.merc.symtab_shndx (layout.extended,
+// .family_shndx and their positions; sm_100+ only, a no-op before),
+// refusing the shapes not reproduced.
+void place_mercury_index_tables(Context &ctx, OutputLayout &layout);
+// .nv.merc.symtab_shndx's header and bytes.
+ElfSection mercury_section_index_table(Context &ctx, const OutputLayout &layout);
 
 // Whether `sec` is the capsule-Mercury symbol table (.nv.merc.symtab).
 bool is_mercury_symbol_table(const Context &ctx, const OutputSection *sec);

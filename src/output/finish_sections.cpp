@@ -45,6 +45,7 @@ void finish_late_sections(Context &ctx) {
   // From here on nvlink's global symbols are fixed; what is created now goes
   // after them (sm_100 and newer).
   out.closed = true;
+  out.shstrtab_closed_at = out.shstrtab_names.size();
   // The user bank and its relocation section (a pointer initialiser such as
   // `__constant__ int *cp = &x`) take their sm_75-sm_90 names; the new
   // relocation section name gets no .strtab string (measured, sm_100/sm_120).

@@ -46,7 +46,8 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
   elf.sections.reserve(layout.order.size() + 1);
   elf.sections.assign(1, ElfSection{});
   const OutputHooks &hooks = output_hooks(ctx);
-  for (OutputSection *sec : layout.order) {
+  for (size_t pos = 0; pos < layout.order.size(); pos++) {
+    OutputSection *sec = layout.order[pos];
     ElfSection e;
     e.name = sec->name;
     auto own = layout.own_name_offset.find(sec);
@@ -112,25 +113,33 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
     if (sec->has_file_data())
       e.data = sec->data;
     elf.sections.push_back(e);
-    if (layout.extended && sec->kind == SectionKind::SymbolTable) {
-      ElfSection x;
-      x.name = ".symtab_shndx";
-      x.name_offset = layout.shstrtab.offset_of(x.name);
-      x.type = SHT_SYMTAB_SHNDX;
-      x.link = sec->index;
-      x.addralign = 4;
-      x.entsize = 4;
-      std::span<u8> bytes = ctx.arena.alloc(layout.xindex.size() * 4);
-      for (size_t i = 0; i < layout.xindex.size(); i++)
-        write_le<u32>(bytes.data() + 4 * i, layout.xindex[i]);
-      x.size = bytes.size();
-      x.data = bytes;
-      elf.sections.push_back(x);
-    }
+    if (layout.extended && pos == layout.shndx_after)
+      elf.sections.push_back(
+          section_index_table(ctx, ".symtab_shndx", layout.shndx_name, symtab_index, 0, layout.xindex));
+    if (layout.family_shndx && pos == layout.family_shndx_after)
+      elf.sections.push_back(hooks.index_table(ctx, layout));
   }
   if (elf.sections.size() > SHN_LORESERVE)
     elf.sections[0].size = elf.sections.size(); // (e_shnum 0: src/elf/elf.cpp)
   output_hooks(ctx).set_file_slack(ctx, layout, elf);
+}
+
+ElfSection section_index_table(Context &ctx, std::string_view name, u32 name_offset, u32 symtab_index,
+                               u64 flags, const std::vector<u32> &entries) {
+  ElfSection x;
+  x.name = name;
+  x.name_offset = name_offset;
+  x.type = SHT_SYMTAB_SHNDX;
+  x.flags = flags;
+  x.link = symtab_index;
+  x.addralign = 4;
+  x.entsize = 4;
+  std::span<u8> bytes = ctx.arena.alloc(entries.size() * 4);
+  for (size_t i = 0; i < entries.size(); i++)
+    write_le<u32>(bytes.data() + 4 * i, entries[i]);
+  x.size = bytes.size();
+  x.data = bytes;
+  return x;
 }
 
 namespace {

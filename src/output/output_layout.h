@@ -13,10 +13,32 @@ namespace dlink {
 struct OutputLayout {
   // Sections that stay, in section header order (index 1 up).
   std::vector<OutputSection *> order;
-  // ELF extended section numbering: the image has .symtab_shndx.
+  // ELF extended section numbering (docs/notes/semantics-findings.md §22):
+  // the image has .symtab_shndx, after the section at position
+  // `shndx_after` of `order`.
   bool extended = false;
-  // nvlink's own number of each section (extended numbering only).
+  size_t shndx_after = 0;
+  // Its entries below SHN_LORESERVE hold nvlink's own number of the
+  // symbol's section (creation_index) or, for the table nvlink makes after
+  // the merge (sm_100+), 0.
+  bool stale_entries = false;
+  // Where its name is stored: the string nvlink always reserves (npos), or
+  // a string of its own before entry `shndx_name_before` of
+  // out.shstrtab_names (shndx_name: the offset, set by build_string_tables).
+  size_t shndx_name_before = static_cast<size_t>(-1);
+  u32 shndx_name = 0;
+  // nvlink's own number of each section (stale entries only).
   std::unordered_map<const OutputSection *, u32> creation_index;
+  // The target family's own symbol table's extended index table
+  // (`family_shndx_section`; sm_100+: .nv.merc.symtab_shndx, placed by the
+  // output hooks), after position `family_shndx_after`, its name before
+  // entry `family_shndx_name_before`, its entries.
+  bool family_shndx = false;
+  std::string_view family_shndx_section;
+  size_t family_shndx_after = 0;
+  size_t family_shndx_name_before = static_cast<size_t>(-1);
+  u32 family_shndx_name = 0;
+  std::vector<u32> family_xindex;
 
   // .symtab: the symbols after the null symbol, and sh_info.
   std::vector<OutputSymbol *> symbols;

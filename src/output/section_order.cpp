@@ -109,34 +109,34 @@ void order_sections(Context &ctx, OutputLayout &layout) {
     return group_of(a) < group_of(b);
   });
   // ELF extended section numbering (docs/notes/semantics-findings.md §22).
-  // nvlink numbers every section it creates,
-  // removed ones included, counting the null section, a .symtab_shndx it
-  // creates after .symtab and one more section after the skeleton: when the
-  // highest of these numbers reaches SHN_LORESERVE (0xff00) the image keeps
-  // .symtab_shndx (right after .symtab), whatever its final size. Separately,
-  // e_shnum is 0 with the count in section 0's sh_size when the highest final
-  // index reaches 0xff00 (measured on sm_75 and sm_90; refused for sm_100+
-  // until measured there).
-  const bool extended = layout.extended = out.sections.size() + 2 >= SHN_LORESERVE;
-  if (extended && ctx.arch.is_mercury())
-    ctx.diag.fatal(fmt::format("the link creates {} sections; links that need an extended section index "
-                               "table (.symtab_shndx) are not supported by dlink yet for {}",
-                               out.sections.size() + 3, ctx.arch.name()));
+  // nvlink numbers every section it creates, removed ones included,
+  // counting the null section, a .symtab_shndx it creates after .symtab and
+  // one more section after the skeleton: when the highest of these numbers
+  // reaches SHN_LORESERVE (0xff00) the image keeps .symtab_shndx (right
+  // after .symtab), whatever its final size. Separately, e_shnum is 0 with
+  // the count in section 0's sh_size when the highest final index reaches
+  // 0xff00 (headers.cpp). sm_100+ places its tables its own way
+  // (mercury/output.h).
   size_t symtab_pos = order.size();
   for (size_t i = 0; i < order.size(); i++)
     if (order[i]->kind == SectionKind::SymbolTable) {
       symtab_pos = i;
       break;
     }
+  layout.creation_index.clear();
+  layout.extended = layout.stale_entries = out.sections.size() + 2 >= SHN_LORESERVE;
+  layout.shndx_after = symtab_pos;
+  output_hooks(ctx).place_index_tables(ctx, layout);
   for (size_t i = 0; i < order.size(); i++)
-    order[i]->index = static_cast<u32>(i + 1 + (extended && i > symtab_pos ? 1 : 0));
+    order[i]->index = static_cast<u32>(i + 1 + (layout.extended && i > layout.shndx_after ? 1 : 0) +
+                                       (layout.family_shndx && i > layout.family_shndx_after ? 1 : 0));
   // nvlink's own number of each section: its position among every section it
   // created (removed ones included), counting the null section, the
   // .symtab_shndx it always creates after .symtab, and one more section it
   // creates after the skeleton (.nv.info, .nv.compat). Stale entries of
   // .symtab_shndx hold these.
-  layout.creation_index.clear();
-  if (extended) {
+  // (sm_100+ numbers its own: mercury/index_tables.cpp.)
+  if (layout.stale_entries && layout.creation_index.empty()) {
     u32 skeleton_end = 0;
     for (u32 i = 0; i < out.sections.size(); i++) {
       std::string_view n = out.sections[i]->name;
@@ -212,11 +212,20 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
 void build_string_tables(Context &ctx, OutputLayout &layout) {
   const OutputModel &out = ctx.out;
   layout.shstrtab = StringTable(out.shstrtab_names.size());
-  for (const auto &entry : out.shstrtab_names) {
+  for (size_t i = 0; i < out.shstrtab_names.size(); i++) {
+    const auto &entry = out.shstrtab_names[i];
+    if (layout.extended && i == layout.shndx_name_before)
+      layout.shndx_name = layout.shstrtab.add(".symtab_shndx", 0, true);
+    if (layout.family_shndx && i == layout.family_shndx_name_before)
+      layout.family_shndx_name = layout.shstrtab.add(layout.family_shndx_section, 0, true);
     u32 off = layout.shstrtab.add(entry.name, entry.pad, entry.own != nullptr);
     if (entry.own)
       layout.own_name_offset[entry.own] = off;
   }
+  // (.symtab_shndx takes the string nvlink reserves for it unless its
+  // table gets a name of its own.)
+  if (layout.shndx_name_before == static_cast<size_t>(-1))
+    layout.shndx_name = layout.shstrtab.offset_of(".symtab_shndx");
   // .strtab, in this order: prototype strings (an empty one is its own lone
   // NUL), the other names, the global symbols' names, the late names. The
   // names are hashed in parallel; they are added in order on this thread.

@@ -29,6 +29,11 @@ void build_file_header(Context &ctx, const OutputLayout &layout);
 // whose bytes are final.
 void build_section_headers(Context &ctx, const OutputLayout &layout);
 
+// An extended section index table (SHT_SYMTAB_SHNDX) named `name` for the
+// symbol table at `symtab_index`, holding `entries`.
+ElfSection section_index_table(Context &ctx, std::string_view name, u32 name_offset, u32 symtab_index,
+                               u64 flags, const std::vector<u32> &entries);
+
 // File offsets and, for an executable, the program headers.
 void build_program_headers(const Context &ctx, ElfFile &elf, const std::vector<OutputSection *> &order);
 

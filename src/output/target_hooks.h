@@ -32,6 +32,10 @@ public:
   // index in the family's own symbol table (own_symbol_index), not .symtab's.
   virtual bool names_own_symbols(const Context &, const OutputSection *) const { return false; }
   virtual u32 own_symbol_index(const Context &, const OutputSymbol *) const { return 0; }
+  // ELF extended section numbering of the family's own symbol table: where
+  // its index table goes (the layout's family_shndx fields), and the table.
+  virtual void place_index_tables(Context &, OutputLayout &) const {}
+  virtual ElfSection index_table(Context &, const OutputLayout &) const { return {}; }
   // Bytes that depend on the final layout (after the section indices are known).
   virtual void patch_sections(Context &, const OutputLayout &) const {}
   // Zero bytes the family leaves after the string tables.
