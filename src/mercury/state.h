@@ -44,7 +44,8 @@ struct MercuryState final : ArchState {
       sec->family_slot = static_cast<u32>(copy_slots.size());
       copy_slots.emplace_back();
     }
-    copy_slots[sec->family_slot].twin = twin;
+    if (twin)
+      copy_slots[sec->family_slot].twin = twin;
   }
   void set_twin(OutputSection *sec, OutputSection *twin) { add_copy(sec, twin); }
   void set_shares_twin_bytes(OutputSection *sec) { copy_slots[sec->family_slot].shares_twin_bytes = true; }
