@@ -1,5 +1,6 @@
 // -r (--relocatable-link): the stages only a relocatable link runs
 // (relocatable.h; measured on nvlink 13.0.88, docs/notes/relocatable.md).
+#include "arch_format.h"
 #include "relocatable.h"
 
 #include "dead_code.h"
@@ -177,10 +178,16 @@ namespace {
 const char *preserve_relocs_refusal(const Context &ctx) {
   if (relocatable_output(ctx))
     return "with -r";
-  if (ctx.arch.is_mercury())
-    return "for sm_100 and newer";
   if (ctx.opts.debug)
     return "with -g";
+  // (sm_100+: nvlink keeps the optimizer banks' .nv.constant.optimizer.*
+  // working names and lists their relocations: empty_rela_constant2,
+  // recursion.)
+  if (!arch_format(ctx.arch).optimizer_bank_prefix.empty())
+    for (const InputObject *obj : ctx.inputs)
+      for (const ElfSection &sec : obj->elf.sections)
+        if (sec.name.starts_with(".nv.constant2."))
+          return "with optimizer constant banks (.nv.constant2.<f>) for sm_100 and newer";
   if (ctx.opts.lto)
     return "with -dlto";
   if (kernel_filter(ctx).mode != KernelFilter::Mode::All)

@@ -141,6 +141,11 @@ private:
       u8 type = reserved ? u8{STT_CUDA_VARIABLE} : m.type();
       view.info = ElfSymbol::make_info(out->bind, type);
       view.other = m.other;
+      // (--preserve-relocs: a kernel's own __shared__ variable, STV_INTERNAL
+      // in .symtab, is so here too; measured: preserve_relocs_basic.)
+      if (ctx_.opts.preserve_relocs && out->bind == STB_LOCAL && out->section &&
+          out->section->kind == SectionKind::Shared && (out->other & 3) == 1)
+        view.other = static_cast<u8>((m.other & ~3) | 1);
       // Functions keep their Mercury value, reserved-shared variables show 0,
       // other variables their place in the merged data (measured).
       bool reserved_shared = out->section && out->section->kind == SectionKind::SharedReserved;
@@ -393,7 +398,7 @@ private:
     std::vector<OutputSection *> optimizer_targets;
     std::vector<const OutputSection *> sass_targets;
     for (OutputSection *rel : ctx_.out.sections)
-      if (rel->kind == SectionKind::Reloc && !ms_.is_copy(rel) && rel->rela && rel->target &&
+      if (rel->kind == SectionKind::Reloc && !ms_.is_copy(rel) && rel->rela && !rel->resolved_rela && rel->target &&
           !rel->removed) {
         // (The user bank's twin keeps the bank's Mercury name.)
         names.push_back(".nv.merc.rela" + std::string(rel->target->renamed_from == ".nv.constant.user"
@@ -447,7 +452,8 @@ private:
       }
       std::reverse(scratch.relocs.begin(), scratch.relocs.end());
       ms_.add_copy(&scratch); // (the engine's Mercury rules)
-      apply_relocation_section(ctx_, &scratch);
+      std::vector<OutputReloc> resolved; // (--preserve-relocs)
+      apply_relocation_section(ctx_, &scratch, &resolved);
       ms_.remove_copy(&scratch);
       if (scratch.relocs.empty())
         continue;
@@ -457,6 +463,18 @@ private:
       rel->rela = true;
       rel->target = target;
       rel->relocs = std::move(scratch.relocs);
+      // --preserve-relocs: the resolved ones right after (measured:
+      // preserve_relocs_basic, sm_100: .nv.merc.nv.resolvedrela.text.<f>).
+      if (!resolved.empty()) {
+        OutputSection *kept = create_merc(".nv.merc.nv.resolvedrela" + name.substr(13),
+                                          SHT_CUDA_MERC_RESOLVED_RELA, SHF_CUDA_MERC | SHF_INFO_LINK, 8,
+                                          kRelaSize);
+        kept->kind = SectionKind::Reloc;
+        kept->rela = true;
+        kept->resolved_rela = true;
+        kept->target = target;
+        kept->relocs = std::move(resolved);
+      }
     }
   }
 

@@ -16,7 +16,7 @@ constexpr u64 kMercuryShstrtabSlack = 36;
 } // namespace
 
 bool mercury_twin_has_relocs(Context &ctx, const OutputSection *sec) {
-  if (!sec->rela || mercury_state_or_empty(ctx).is_copy(sec) || !sec->target)
+  if (!sec->rela || sec->resolved_rela || mercury_state_or_empty(ctx).is_copy(sec) || !sec->target)
     return false;
   OutputSection *twin = find_section(ctx, ".nv.merc.rela" + std::string(sec->target->name));
   // (An optimizer bank's twin, and the user bank's, has the bank's

@@ -99,6 +99,35 @@ struct SectionResult {
 // Applies `sec` to its target. Writes only the target's bytes and the
 // section's own relocation list, so that sections of different targets can
 // be applied at once.
+// --preserve-relocs: whether a resolved relocation is listed in its
+// target's .nv.resolvedrela section. Not those against `.nv.ptx.const0.size`
+// or a dynamic `extern __shared__` array, which nvlink resolves without
+// listing them (measured with libcudadevrt and dynamic_shared). sm_100+
+// (preserve_relocs_* golden cases, -G inputs of `tools/mode-sweep --
+// --preserve-relocs`): neither those of the debug sections (.debug_frame CIE
+// pointers, .debug_info, .debug_line, ...) nor references to __constant__
+// data (whose values go into the capsule), in the SASS and the
+// capsule-Mercury sections alike.
+bool listed_when_preserved(const Context &ctx, const OutputSection &target, const OutputReloc &r) {
+  if (!ctx.opts.preserve_relocs || (r.sym && (r.sym->internal_undefined_object || r.sym->extern_shared)))
+    return false;
+  if (ctx.arch.is_mercury()) {
+    if (!(target.flags & SHF_ALLOC) && target.type != SHT_CUDA_CAPMERC_TEXT) // (capsules are not allocated)
+      return false;
+    if (r.sym && r.sym->section && r.sym->section->kind == SectionKind::Constant)
+      return false;
+  }
+  return true;
+}
+
+// The listed copy: the input addend plus the input part's offset.
+OutputReloc resolved_copy(const OutputReloc &r) {
+  OutputReloc copy = r;
+  copy.addend += static_cast<i64>(r.bias);
+  copy.bias = 0;
+  return copy;
+}
+
 void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
   {
     const MercuryState &ms = mercury_state_or_empty(ctx); // (sm_100+ copies)
@@ -149,6 +178,8 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
           u64 s = r.sym ? relocation_symbol_value(ctx, *r.sym) : 0;
           out.capsule.push_back(
               {r.offset, r.sym, r.addend, r.type, s + r.bias + static_cast<u64>(r.addend)});
+          if (listed_when_preserved(ctx, *target, r))
+            out.resolved.push_back(resolved_copy(r));
         }
         continue;
       }
@@ -179,13 +210,11 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
         return out.fail(fmt::format("--preserve-relocs: a relocation against the shared variable "
                                    "'{}' outside a kernel is not supported by dlink yet",
                                    r.sym->name));
-      if (ctx.opts.preserve_relocs &&
-          !(r.sym && (r.sym->internal_undefined_object || r.sym->extern_shared))) {
-        OutputReloc kept_copy = r;
-        kept_copy.addend += static_cast<i64>(r.bias);
-        kept_copy.bias = 0;
-        out.resolved.push_back(kept_copy);
-      }
+      // (sm_100+: of the capsule-Mercury copies only the capsules' are
+      // listed, above; measured: preserve_relocs_lineinfo's
+      // .nv.merc.debug_line has none.)
+      if (listed_when_preserved(ctx, *target, r) && !ms.is_copy(target))
+        out.resolved.push_back(resolved_copy(r));
       RelocInputs in;
       u64 s = r.sym ? relocation_symbol_value(ctx, *r.sym) : 0;
       // A dynamic array: its start in the function's kernels. From DWARF
@@ -318,9 +347,11 @@ void apply_relocations(Context &ctx) {
   order_resolved(ctx);
 }
 
-void apply_relocation_section(Context &ctx, OutputSection *sec) {
+void apply_relocation_section(Context &ctx, OutputSection *sec, std::vector<OutputReloc> *resolved) {
   SectionResult result;
   apply_section(ctx, sec, result);
+  if (resolved)
+    *resolved = std::exchange(result.resolved, {});
   commit(ctx, sec, result);
 }
 

@@ -11,7 +11,9 @@ namespace dlink {
 void apply_relocations(Context &ctx);
 
 // The same for one relocation section (the capsule-Mercury stage applies its
-// twin relocations through this).
-void apply_relocation_section(Context &ctx, OutputSection *rel);
+// twin relocations through this). With `resolved`, the relocations
+// --preserve-relocs lists are returned there instead of being added to the
+// target's .nv.resolvedrela section.
+void apply_relocation_section(Context &ctx, OutputSection *rel, std::vector<OutputReloc> *resolved = nullptr);
 
 } // namespace dlink
