@@ -63,9 +63,16 @@ std::optional<u64> InputMerger::surviving_offset(u32 i, u64 offset) const {
   auto it = frame_ranges_.find(i);
   if (it == frame_ranges_.end())
     return offset;
-  for (const FrameRange &r : it->second)
-    if (offset >= r.start && offset < r.end)
-      return r.new_start + (offset - r.start);
+  // (The ranges are sorted by input offset and do not overlap: the kept
+  // .debug_frame entries in section order, the line-table pieces sorted.)
+  const std::vector<FrameRange> &ranges = it->second;
+  auto after = std::upper_bound(ranges.begin(), ranges.end(), offset,
+                                [](u64 off, const FrameRange &r) { return off < r.start; });
+  if (after == ranges.begin())
+    return std::nullopt;
+  const FrameRange &r = *(after - 1);
+  if (offset < r.end)
+    return r.new_start + (offset - r.start);
   return std::nullopt;
 }
 

@@ -35,6 +35,21 @@ struct InputMercury {
   std::vector<OutputSymbol *> sym_map;        // merc symbol index -> output symbol
   std::unordered_map<u32, u64> section_bias; // merc section index -> offset in output twin
   std::unordered_map<u32, u64> merged_section_symbol; // merc section symbol -> its offset
+  // Lookups by name, made once (the linear ones were quadratic in the
+  // number of functions): the first section of each name, and the indices
+  // of the input's .symtab symbols of each name, in order.
+  std::unordered_map<std::string_view, u32> section_named;
+  std::unordered_map<std::string_view, std::vector<u32>> symbols_named;
+
+  std::optional<u32> find_section(std::string_view name) const {
+    auto it = section_named.find(name);
+    return it == section_named.end() ? std::nullopt : std::optional<u32>(it->second);
+  }
+  const std::vector<u32> &symbols_of_name(std::string_view name) const {
+    static const std::vector<u32> kNone;
+    auto it = symbols_named.find(name);
+    return it == symbols_named.end() ? kNone : it->second;
+  }
 };
 
 class MercuryBuilder {
@@ -79,6 +94,10 @@ private:
       if (sec.type == SHT_CUDA_MERC_SYMTAB)
         in.symbols = read_symbols(obj.elf, sec);
     in.sym_map.assign(in.symbols.size(), nullptr);
+    for (u32 k = 0; k < obj.elf.sections.size(); k++)
+      in.section_named.try_emplace(obj.elf.sections[k].name, k);
+    for (u32 j = 1; j < obj.symbols.size(); j++)
+      in.symbols_named[obj.symbols[j].name].push_back(j);
     return in;
   }
 
@@ -126,10 +145,11 @@ private:
         continue;
       }
       OutputSymbol *out = nullptr;
-      for (u32 j = 1; j < obj.symbols.size() && !out; j++)
-        if (obj.symbols[j].name == m.name && obj.symbols[j].bind() == m.bind() &&
-            j < obj.sym_map.size())
+      for (u32 j : in.symbols_of_name(m.name))
+        if (obj.symbols[j].bind() == m.bind() && j < obj.sym_map.size()) {
           out = obj.sym_map[j];
+          break;
+        }
       in.sym_map[k] = out;
       if (!out || out->is_section_symbol || m.shndx == SHN_UNDEF)
         continue;
@@ -351,8 +371,8 @@ private:
     if (k == 0 || k >= in.symbols.size())
       return false;
     const InputObject &obj = *in.obj;
-    for (u32 j = 1; j < obj.symbols.size(); j++)
-      if (obj.symbols[j].name == in.symbols[k].name && j < obj.dropped_debug_copies.size())
+    for (u32 j : in.symbols_of_name(in.symbols[k].name))
+      if (j < obj.dropped_debug_copies.size())
         return obj.dropped_debug_copies[j];
     return false;
   }
@@ -481,7 +501,7 @@ private:
   void add_relocs(InputMercury &in, const std::string &name, OutputSection *target,
                   OutputSection &rel) {
     const InputObject &obj = *in.obj;
-    auto idx = obj.elf.find_section(name);
+    auto idx = in.find_section(name);
     if (!idx)
       return;
     const ElfSection &src = obj.elf.sections[*idx];

@@ -103,6 +103,16 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
   // FDEs whose CIE pointer is a value, not a relocation (the output of a
   // relocatable link): field offset -> the value is written below.
   std::set<u64> resolved_cie_pointer;
+  // The section's relocations (REL and RELA sections in section order, each
+  // in its order), sorted by offset, read once.
+  std::vector<ElfReloc> relocs;
+  for (const ElfSection &rs : obj_.elf.sections)
+    if ((rs.type == SHT_RELA || rs.type == SHT_REL) && rs.info == i) {
+      std::vector<ElfReloc> more = read_relocs(rs);
+      relocs.insert(relocs.end(), more.begin(), more.end());
+    }
+  std::stable_sort(relocs.begin(), relocs.end(),
+                   [](const ElfReloc &a, const ElfReloc &b) { return a.offset < b.offset; });
   for (FrameEntry &e : entries) {
     if (e.cie) {
       last_cie = e.start;
@@ -112,23 +122,22 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
     auto header = frame_entry_header(bytes, e.start);
     const u64 pointer_field = header ? e.start + header->header : e.start;
     bool pointer_relocated = false;
-    for (const ElfSection &rs : obj_.elf.sections) {
-      if ((rs.type != SHT_RELA && rs.type != SHT_REL) || rs.info != i)
+    auto first = std::lower_bound(relocs.begin(), relocs.end(), e.start,
+                                  [](const ElfReloc &r, u64 off) { return r.offset < off; });
+    for (auto it = first; it != relocs.end() && it->offset < e.end; ++it) {
+      const ElfReloc &r = *it;
+      pointer_relocated |= r.offset == pointer_field;
+      if (r.sym >= obj_.symbols.size())
         continue;
-      for (const ElfReloc &r : read_relocs(rs)) {
-        pointer_relocated |= r.offset == pointer_field;
-        if (r.offset < e.start || r.offset >= e.end || r.sym >= obj_.symbols.size())
-          continue;
-        const ElfSymbol &s = obj_.symbols[r.sym];
-        bool lost_copy = (discarded_[r.sym] && !winner_elsewhere_.count(r.sym)) ||
-                         later_weak_copy_.count(r.sym) || passed_over_copy(r.sym) ||
-                         (winner_elsewhere_.count(r.sym) && frames_not_rewritten(s.name));
-        if (s.type() == STT_FUNC && (!is_live_function(ctx_, obj_, r.sym) || lost_copy))
-          e.keep = false;
-        if (s.type() == STT_FUNC && s.bind() == STB_WEAK && r.offset == e.start + 20)
-          if (auto repl = weak_holder_frame(s.name, e.start))
-            replaced_fde[e.start] = std::move(*repl);
-      }
+      const ElfSymbol &s = obj_.symbols[r.sym];
+      bool lost_copy = (discarded_[r.sym] && !winner_elsewhere_.count(r.sym)) ||
+                       later_weak_copy_.count(r.sym) || passed_over_copy(r.sym) ||
+                       (winner_elsewhere_.count(r.sym) && frames_not_rewritten(s.name));
+      if (s.type() == STT_FUNC && (!is_live_function(ctx_, obj_, r.sym) || lost_copy))
+        e.keep = false;
+      if (s.type() == STT_FUNC && s.bind() == STB_WEAK && r.offset == e.start + 20)
+        if (auto repl = weak_holder_frame(s.name, e.start))
+          replaced_fde[e.start] = std::move(*repl);
     }
     if (header && !pointer_relocated)
       resolved_cie_pointer.insert(e.start);
@@ -287,6 +296,8 @@ std::vector<u8> InputMerger::filter_line_table(u32 i) {
     out.insert(out.end(), bytes.begin() + pieces[k].start, bytes.begin() + pieces[k].end);
     write_le<u32>(out.data() + unit_at, static_cast<u32>(out.size() - unit_at - 4));
   }
+  // (By input offset, for surviving_offset's search: the pieces do not overlap.)
+  std::sort(ranges.begin(), ranges.end(), [](const FrameRange &a, const FrameRange &b) { return a.start < b.start; });
   return out;
 }
 
