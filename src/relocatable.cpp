@@ -176,8 +176,6 @@ namespace {
 // `tools/mode-sweep -- --preserve-relocs`: their images differ or are not
 // modelled; docs/notes/relocatable.md), or nullptr.
 const char *preserve_relocs_refusal(const Context &ctx) {
-  if (relocatable_output(ctx))
-    return "with -r";
   if (ctx.opts.debug)
     return "with -g";
   // (sm_100+: nvlink keeps the optimizer banks' .nv.constant.optimizer.*
