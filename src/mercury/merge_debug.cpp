@@ -100,8 +100,8 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
   // first definer's entry carries the final copy's SASS CIE and FDE, every
   // later holder's entry a stub built from its Mercury CIE and FDE.
   std::map<u64, std::vector<u8>> replaced_fde; // FDE start -> new CIE + FDE
-  // FDEs whose CIE pointer is a value, not a relocation (the output of a
-  // relocatable link): field offset -> the value is written below.
+  // The FDEs (by start) whose CIE pointer is a value, not a relocation
+  // (the output of a relocatable link): the value is rewritten below.
   std::set<u64> resolved_cie_pointer;
   // The section's relocations (REL and RELA sections in section order, each
   // in its order), sorted by offset, read once.

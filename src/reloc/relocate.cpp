@@ -96,9 +96,6 @@ struct SectionResult {
   void fail(std::string message) { fatal = std::move(message); }
 };
 
-// Applies `sec` to its target. Writes only the target's bytes and the
-// section's own relocation list, so that sections of different targets can
-// be applied at once.
 // --preserve-relocs: whether a resolved relocation is listed in its
 // target's .nv.resolvedrela section. Not those against `.nv.ptx.const0.size`
 // or a dynamic `extern __shared__` array, which nvlink resolves without
@@ -128,6 +125,9 @@ OutputReloc resolved_copy(const OutputReloc &r) {
   return copy;
 }
 
+// Applies `sec` to its target. Writes only the target's bytes and the
+// section's own relocation list, so that sections of different targets can
+// be applied at once.
 void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
   {
     const MercuryState &ms = mercury_state_or_empty(ctx); // (sm_100+ copies)
