@@ -50,15 +50,7 @@ namespace {
 // `numbers` null: only the highest.
 void merge_numbers(const Context &ctx, u32 *highest, std::unordered_map<const OutputSection *, u32> *numbers) {
   const OutputModel &out = ctx.out;
-  u32 skeleton_end = 0;
-  for (u32 i = 0; i < out.sections.size(); i++) {
-    std::string_view n = out.sections[i]->name;
-    if (n == ".shstrtab" || n == ".strtab" || n == ".symtab" || n == ".note.nv.tkinfo" ||
-        n == ".note.nv.cuinfo" || n == ".nv.info" || n == ".nv.compat")
-      skeleton_end = i + 1;
-    else
-      break;
-  }
+  const u32 skeleton_end = skeleton_section_count(out);
   u32 rel_twins = 0;
   *highest = 0;
   for (u32 i = 0; i < out.sections.size(); i++) {

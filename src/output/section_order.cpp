@@ -62,6 +62,19 @@ int group_of(const OutputSection *sec) {
 
 } // namespace
 
+u32 skeleton_section_count(const OutputModel &out) {
+  u32 count = 0;
+  for (u32 i = 0; i < out.sections.size(); i++) {
+    std::string_view n = out.sections[i]->name;
+    if (n == ".shstrtab" || n == ".strtab" || n == ".symtab" || n == ".note.nv.tkinfo" ||
+        n == ".note.nv.cuinfo" || n == ".nv.info" || n == ".nv.compat")
+      count = i + 1;
+    else
+      break;
+  }
+  return count;
+}
+
 void drop_empty_sections(Context &ctx) {
   OutputModel &out = ctx.out;
   for (OutputSection *sec : out.sections) {
@@ -137,15 +150,7 @@ void order_sections(Context &ctx, OutputLayout &layout) {
   // .symtab_shndx hold these.
   // (sm_100+ numbers its own: mercury/index_tables.cpp.)
   if (layout.stale_entries && layout.creation_index.empty()) {
-    u32 skeleton_end = 0;
-    for (u32 i = 0; i < out.sections.size(); i++) {
-      std::string_view n = out.sections[i]->name;
-      if (n == ".shstrtab" || n == ".strtab" || n == ".symtab" || n == ".note.nv.tkinfo" ||
-          n == ".note.nv.cuinfo" || n == ".nv.info" || n == ".nv.compat")
-        skeleton_end = i + 1;
-      else
-        break;
-    }
+    const u32 skeleton_end = skeleton_section_count(out);
     for (u32 i = 0; i < out.sections.size(); i++)
       layout.creation_index[out.sections[i]] = i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? 1 : 0);
   }

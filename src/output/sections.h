@@ -31,6 +31,11 @@ void build_section_headers(Context &ctx, const OutputLayout &layout);
 
 // An extended section index table (SHT_SYMTAB_SHNDX) named `name` for the
 // symbol table at `symtab_index`, holding `entries`.
+// How many sections of the skeleton (.shstrtab, .strtab, .symtab, the notes,
+// .nv.info, .nv.compat) lead the creation order: nvlink's own section
+// numbers count one more section after them (docs/notes/semantics-findings.md §22).
+u32 skeleton_section_count(const OutputModel &out);
+
 ElfSection section_index_table(Context &ctx, std::string_view name, u32 name_offset, u32 symtab_index,
                                u64 flags, const std::vector<u32> &entries);
 
