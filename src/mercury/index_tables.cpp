@@ -73,6 +73,9 @@ bool measured_rel_twins(const Context &ctx) {
   return true;
 }
 
+// The capsule-Mercury symbol table's extended index table.
+constexpr std::string_view kMercuryShndxName = ".nv.merc.symtab_shndx";
+
 size_t shstrtab_entry_of(const OutputModel &out, const OutputSection *sec, size_t from) {
   for (size_t i = from; i < out.shstrtab_names.size(); i++)
     if (out.shstrtab_names[i].own == sec || (!out.shstrtab_names[i].own && out.shstrtab_names[i].name == sec->name))
@@ -110,7 +113,7 @@ void place_mercury_index_tables(Context &ctx, OutputLayout &layout) {
     layout.extended = layout.stale_entries = true;
     merge_numbers(ctx, &highest, &layout.creation_index);
     layout.family_shndx = true;
-    layout.family_shndx_section = ".nv.merc.symtab_shndx";
+    layout.family_shndx_section = kMercuryShndxName;
     layout.family_shndx_after = capsules_end;
     layout.family_shndx_name_before = shstrtab_entry_of(out, order[capsules_end + 1], out.shstrtab_closed_at);
     if (layout.family_shndx_name_before >= out.shstrtab_names.size())
@@ -152,14 +155,14 @@ void place_mercury_index_tables(Context &ctx, OutputLayout &layout) {
   layout.shndx_after = first_late - 1;
   layout.shndx_name_before = first_name;
   layout.family_shndx = true;
-  layout.family_shndx_section = ".nv.merc.symtab_shndx";
+  layout.family_shndx_section = kMercuryShndxName;
   layout.family_shndx_after = merc_symtab - 1;
   layout.family_shndx_name_before = merc_name;
 }
 
 ElfSection mercury_section_index_table(Context &ctx, const OutputLayout &layout) {
   const MercuryState *state = find_mercury_state(ctx);
-  return section_index_table(ctx, ".nv.merc.symtab_shndx", layout.family_shndx_name, state->symtab->index,
+  return section_index_table(ctx, kMercuryShndxName, layout.family_shndx_name, state->symtab->index,
                              SHF_CUDA_MERC, layout.family_xindex);
 }
 

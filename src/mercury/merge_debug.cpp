@@ -100,9 +100,10 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
   // first definer's entry carries the final copy's SASS CIE and FDE, every
   // later holder's entry a stub built from its Mercury CIE and FDE.
   std::map<u64, std::vector<u8>> replaced_fde; // FDE start -> new CIE + FDE
-  // The FDEs (by start) whose CIE pointer is a value, not a relocation
-  // (the output of a relocatable link): the value is rewritten below.
-  std::set<u64> resolved_cie_pointer;
+  // The FDEs whose CIE pointer is a value, not a relocation (the output of
+  // a relocatable link), by start, with their header size: the value is
+  // rewritten below.
+  std::map<u64, u64> resolved_cie_pointer;
   // The section's relocations (REL and RELA sections in section order, each
   // in its order), sorted by offset, read once.
   std::vector<ElfReloc> relocs;
@@ -140,7 +141,7 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
           replaced_fde[e.start] = std::move(*repl);
     }
     if (header && !pointer_relocated)
-      resolved_cie_pointer.insert(e.start);
+      resolved_cie_pointer[e.start] = header->header;
   }
   for (FrameEntry &e : entries)
     if (!e.cie && replaced_fde.count(e.start))
@@ -174,9 +175,8 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
     ranges.push_back({e.start, e.end, out.size()});
     const u64 at = out.size();
     out.insert(out.end(), bytes.begin() + e.start, bytes.begin() + e.end);
-    if (resolved_cie_pointer.count(e.start)) {
-      auto header = frame_entry_header(bytes, e.start);
-      if (header->header == 12)
+    if (auto it = resolved_cie_pointer.find(e.start); it != resolved_cie_pointer.end()) {
+      if (it->second == 12) // (the 64-bit format)
         write_le<u64>(out.data() + at + 12, base + last_kept_cie);
       else
         write_le<u32>(out.data() + at + 4, static_cast<u32>(base + last_kept_cie));
