@@ -17,6 +17,9 @@
 
 namespace dlink {
 
+// The dynamic shared window (`extern __shared__` arrays) starts 16-aligned.
+constexpr u64 kDynamicSharedAlign = 16;
+
 u64 reserved_shared_bytes(const Context &ctx) { return ctx.arch.sm >= 90 ? 0x400 : 0; }
 
 u64 symbol_offset(const Context &, const OutputSymbol &sym) {
@@ -118,7 +121,6 @@ std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels_
 // static shared data, aligned to 16; the array starts right after the
 // kernel's static shared data, aligned to 16.
 void layout_dynamic_shared(Context &ctx) {
-  constexpr u64 kDynamicSharedAlign = 16;
   std::set<const OutputSymbol *> users;
   std::map<const OutputSymbol *, std::set<const OutputSymbol *>> users_of; // -g: array -> functions
   for (OutputSection *sec : ctx.out.sections)
@@ -201,6 +203,14 @@ u64 inputs_debug_shared_align(const Context &ctx) {
 // alignment is the largest of the variables in it; once step 2 placed any
 // variable, that of all namespace-scope variables (used or not) as well.
 void layout_shared(Context &ctx) {
+  // A kernel's shared section runs to the end of its variables. A -r
+  // output's section that holds none is only the padding that link gave a
+  // kernel using a dynamic array (relocatable.md: 0x10 without static data);
+  // nvlink's executable link starts such a kernel at 0 (measured, sm_90).
+  if (ctx.out.prelinked_input)
+    for (OutputSection *sec : ctx.out.sections)
+      if (sec->kind == SectionKind::Shared && sec->shared_vars.empty())
+        sec->size = 0;
   std::vector<OutputSymbol *> vars;
   bool dynamic = false;
   u64 max_align = 1;
@@ -302,12 +312,30 @@ void layout_shared(Context &ctx) {
   }
   // (.nv_debug.shared stays for a dynamic array; -g keeps it for the
   // program-wide variables' symbols too, aligned as the inputs' copies.)
+  // Without -g it marks the window with alignment 16, and goes as well once
+  // a program-wide placement's alignment exceeds that (measured, sm_90:
+  // namespace variables aligned 4-128 with a dynamic array).
   if (OutputSection *debug = find_section(ctx, ".nv_debug.shared"); debug && !dynamic) {
     if (debug_shared_symbols(ctx) && program_wide)
       debug->align = inputs_debug_shared_align(ctx);
     else
       debug->removed = true;
+  } else if (debug && !debug_shared_symbols(ctx)) {
+    if (program_wide && max_align > kDynamicSharedAlign)
+      debug->removed = true;
+    else
+      debug->align = kDynamicSharedAlign;
   }
+  // With a dynamic array in the link, a program-wide placement whose
+  // alignment (all namespace-scope variables') reaches the dynamic window's
+  // 16 gives every kernel a shared section of that alignment, a kernel that
+  // uses no shared memory too (measured, sm_90: a float4 or 32-aligned
+  // variable used by dead code or by two kernels, with an `extern
+  // __shared__` array referenced by a kernel or only by dead code; not with
+  // 4- or 8-aligned ones, nor without the array).
+  if (dynamic && program_wide && max_align >= kDynamicSharedAlign)
+    for (auto &[shared, reached] : kernels)
+      shared->uses_namespace_shared = true;
   // Each kernel's own variables and those only it uses follow its
   // program-wide ones.
   std::set<const OutputSection *> done;
@@ -474,6 +502,20 @@ u64 max_static_shared(const Arch &arch) {
 
 constexpr u64 kMaxUserConstant = 0x10000;
 
+namespace {
+
+// An empty kernel shared section that a program-wide placement aligned past
+// the dynamic window's 16 is not written, even for a kernel using a dynamic
+// array, except where the reserved window counts as content (sm_90/sm_90a;
+// measured on sm_75-sm_121 with a 32-aligned namespace variable).
+bool empty_overaligned_shared_goes(const Context &ctx, const OutputSection &sec) {
+  bool reserved_is_content =
+      reserved_shared_bytes(ctx) > 0 && !arch_format(ctx.arch).reserved_window_only_is_empty;
+  return sec.align > kDynamicSharedAlign && !reserved_is_content;
+}
+
+} // namespace
+
 void layout_memory(Context &ctx) {
   if (!arch_format(ctx.arch).function_banks_after_layout)
     merge_function_banks(ctx);
@@ -495,7 +537,8 @@ void layout_memory(Context &ctx) {
         ctx.out.late_errors.push_back(fmt::format("Entry function '{}' uses too much shared data "
                                                   "(0x{:x} bytes, 0x{:x} max)",
                                                   sec->name.substr(11), sec->size, max));
-      if (sec->size == 0 && !sec->uses_dynamic_shared && !sec->uses_namespace_shared)
+      if (sec->size == 0 && (!(sec->uses_dynamic_shared || sec->uses_namespace_shared) ||
+                             empty_overaligned_shared_goes(ctx, *sec)))
         sec->removed = true;
       else
         sec->size += reserved_shared_bytes(ctx);

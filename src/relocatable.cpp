@@ -91,8 +91,6 @@ void check_prelinked_inputs(Context &ctx) {
                                  in->name, what));
     };
     // (Measured with tools/two-stage-links: dlink's final image differs.)
-    if (in->elf.section_named(".nv_debug.shared"))
-      refuse("shared memory outside a kernel (.nv_debug.shared)");
     std::set<std::string_view> names;
     for (const ElfSection &sec : in->elf.sections)
       if (!sec.name.empty() && !names.insert(sec.name).second)

@@ -223,6 +223,9 @@ private:
   // (same size or not), both naming the input that first mentioned the
   // variable.
   void check_shared_declaration(const ElfSymbol &s);
+  // A GLOBAL `__shared__` variable or `extern __shared__` declaration, i
+  // its index in the input's symbol table.
+  void merge_shared_variable(u32 i, const ElfSymbol &s);
 
   // `extern __shared__` arrays all live in the dynamic shared memory after a
   // kernel's static shared memory; nvlink records them with a

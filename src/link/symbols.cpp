@@ -179,6 +179,26 @@ OutputSection *InputMerger::map_function_sections(const ElfSymbol &s, const Kern
   return text;
 }
 
+namespace {
+
+// A -r output defines a dynamic `extern __shared__` array it saw undefined
+// (a GLOBAL variable of .nv_debug.shared, size 0; relocatable.md). An
+// executable link takes it as the declaration it stands for: nvlink's
+// final image of such a two-stage link is its one-stage image (measured,
+// sm_75/sm_90: global_shared, relocatable_two_stage_shared).
+bool dynamic_array_of_relocatable_output(const ElfSymbol &s) {
+  return s.shndx != SHN_UNDEF && s.size == 0 && s.bind() != STB_LOCAL;
+}
+
+ElfSymbol as_declaration(const ElfSymbol &s) {
+  ElfSymbol decl = s;
+  decl.shndx = SHN_UNDEF;
+  decl.value = 0;
+  return decl;
+}
+
+} // namespace
+
 void InputMerger::merge_other_symbols() {
   for (u32 i = 1; i < obj_.symbols.size(); i++) {
     const ElfSymbol &s = obj_.symbols[i];
@@ -197,41 +217,9 @@ void InputMerger::merge_other_symbols() {
     if (s.is_shared_variable() &&
         !(relocatable_output(ctx_) && (s.shndx != SHN_UNDEF || s.size) &&
           !ctx_.out.extern_shared_by_name.count(s.name))) {
-      // `extern __shared__ x[]` (undefined, no size) is dynamic shared
-      // memory; a sized one, or a definition, is a namespace-scope
-      // __shared__ variable laid out by the link.
-      // (A sized `extern` alone does not create .nv_debug.shared.)
-      // A variable first seen as dynamic (and not defined since) stays
-      // dynamic when an input defines it: no static space, no
-      // kernel counts as using dynamic shared memory through it (no
-      // .nv.shared.<kernel> section) and every reference to it resolves
-      // to all ones (measured, sm_80-sm_120: 0xffffff in the 24-bit
-      // fields; docs/notes/diagnostics.md).
-      // A sized `extern` seen after the dynamic one leaves it dynamic (an
-      // ordinary dynamic array: the window after the static data).
-      OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size, s.size != 0);
-      auto prior = ctx_.out.shared_declarations.find(s.name);
-      const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
-                                 !prior->second.size && !prior->second.defined;
-      if (!sym->def_order) // where first seen, until defined
-        sym->def_order = (u64(obj_.index) << 32) | i;
-      check_shared_declaration(s);
-      if (s.shndx != SHN_UNDEF && dynamic_first) {
-        if (debug_shared_symbols(ctx_)) // (-g: its symbol has the defined size)
-          sym->size = std::max(sym->size, s.size);
-        sym->dynamic_then_defined = true;
-        sym->extern_shared = true;
-        sym->namespace_shared = false;
-      } else if ((s.shndx != SHN_UNDEF || s.size) && !dynamic_first && !sym->dynamic_then_defined) {
-        sym->extern_shared = false;
-        sym->namespace_shared = true;
-        sym->size = std::max(sym->size, s.size);
-        if (s.shndx != SHN_UNDEF) {
-          sym->value = s.value; // the alignment, until layout
-          sym->def_order = (u64(obj_.index) << 32) | i;
-        }
-      }
-      sym_map_[i] = sym;
+      merge_shared_variable(i, !relocatable_output(ctx_) && dynamic_array_of_relocatable_output(s)
+                                  ? as_declaration(s)
+                                  : s);
       continue;
     }
     OutputSymbol *out = find_global(ctx_, s.name);
@@ -362,6 +350,44 @@ void InputMerger::check_variable_kind(const ElfSymbol &s) {
     decl.defined = true;
     decl.size = s.size;
   }
+}
+
+void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
+  // `extern __shared__ x[]` (undefined, no size) is dynamic shared
+  // memory; a sized one, or a definition, is a namespace-scope
+  // __shared__ variable laid out by the link.
+  // (A sized `extern` alone does not create .nv_debug.shared.)
+  // A variable first seen as dynamic (and not defined since) stays
+  // dynamic when an input defines it: no static space, no
+  // kernel counts as using dynamic shared memory through it (no
+  // .nv.shared.<kernel> section) and every reference to it resolves
+  // to all ones (measured, sm_80-sm_120: 0xffffff in the 24-bit
+  // fields; docs/notes/diagnostics.md).
+  // A sized `extern` seen after the dynamic one leaves it dynamic (an
+  // ordinary dynamic array: the window after the static data).
+  OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size, s.size != 0);
+  auto prior = ctx_.out.shared_declarations.find(s.name);
+  const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
+                             !prior->second.size && !prior->second.defined;
+  if (!sym->def_order) // where first seen, until defined
+    sym->def_order = (u64(obj_.index) << 32) | i;
+  check_shared_declaration(s);
+  if (s.shndx != SHN_UNDEF && dynamic_first) {
+    if (debug_shared_symbols(ctx_)) // (-g: its symbol has the defined size)
+      sym->size = std::max(sym->size, s.size);
+    sym->dynamic_then_defined = true;
+    sym->extern_shared = true;
+    sym->namespace_shared = false;
+  } else if ((s.shndx != SHN_UNDEF || s.size) && !dynamic_first && !sym->dynamic_then_defined) {
+    sym->extern_shared = false;
+    sym->namespace_shared = true;
+    sym->size = std::max(sym->size, s.size);
+    if (s.shndx != SHN_UNDEF) {
+      sym->value = s.value; // the alignment, until layout
+      sym->def_order = (u64(obj_.index) << 32) | i;
+    }
+  }
+  sym_map_[i] = sym;
 }
 
 void InputMerger::check_shared_declaration(const ElfSymbol &s) {
