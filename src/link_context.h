@@ -56,6 +56,7 @@ struct InputObject {
   ElfFile elf;
   std::vector<ElfSymbol> symbols;
   u32 index = 0; // position in link order
+  bool prelinked = false; // written by a relocatable link (-r; check_prelinked_inputs)
   InputOrigin origin;
   // The result of validate_cubin, when read_inputs already computed it (in
   // parallel, for every input): the merge then reports it in link order.

@@ -236,7 +236,6 @@ private:
   void add_min_stack_sizes();
   void gather_function_facts();
   std::vector<OutputSymbol *> single_kernel_externs(const OutputSymbol *kernel, bool &others);
-  void refuse_gathering_if_prelinked(const OutputSymbol *kernel, size_t contributors);
   std::vector<const OutputSymbol *> all_functions() const;
   void rewrite_function_info(OutputSection *sec);
   void rewrite_single_kernel_externs(OutputSection *sec, std::vector<InfoRecord> &kept,
@@ -336,16 +335,6 @@ void NvInfoPass::gather_function_facts() {
 // driver, e.g. device-side launches).
 bool external(const OutputSymbol *s) { return !s->defined() || s->is_entry(); }
 
-// With a relocatable link's output among the inputs, the order in which
-// several functions' entries are gathered is not measured (nvlink's
-// differs from the definition order used here): refused.
-void NvInfoPass::refuse_gathering_if_prelinked(const OutputSymbol *kernel, size_t contributors) {
-  if (ctx_.out.prelinked_input && contributors >= 2)
-    ctx_.diag.fatal(fmt::format("the EXTERNS record of '{}' gathers the entries of several functions "
-                                "of a relocatable link's output (-r); not supported by dlink yet",
-                                kernel->name));
-}
-
 // The only kernel (root_kernel_count == 1) lists the entries of every
 // function of the output, reached or not (an address-taken one too), its
 // own included, collected in definition order; when another function
@@ -360,18 +349,12 @@ std::vector<OutputSymbol *> NvInfoPass::single_kernel_externs(const OutputSymbol
   std::sort(functions.begin(), functions.end(), by_definition);
   std::vector<OutputSymbol *> list;
   others = false;
-  size_t contributors = 0;
-  for (const OutputSymbol *f : functions) {
-    bool contributed = false;
+  for (const OutputSymbol *f : functions)
     for (OutputSymbol *s : externs_of_[f])
       if (s && external(s) && std::find(list.begin(), list.end(), s) == list.end()) {
         list.push_back(s);
         others = others || f != kernel;
-        contributed = true;
       }
-    contributors += contributed ? 1 : 0;
-  }
-  refuse_gathering_if_prelinked(kernel, contributors);
   return list;
 }
 
@@ -422,16 +405,11 @@ void NvInfoPass::rewrite_externs(OutputSection *sec, std::vector<InfoRecord> &ke
       for (OutputSymbol *s : r.syms)
         if (s && external(s) && !listed(s))
           own.push_back(s);
-      size_t contributors = 0;
       if (takes_reached(sec->func))
-        for (const OutputSymbol *f : graph_.reached_functions(sec->func)) {
-          size_t before = add.size();
+        for (const OutputSymbol *f : graph_.reached_functions(sec->func))
           for (OutputSymbol *s : externs_of_[f])
             if (s && external(s) && !listed(s))
               add.push_back(s);
-          contributors += add.size() > before ? 1 : 0;
-        }
-      refuse_gathering_if_prelinked(sec->func, contributors + (own.empty() ? 0 : 1));
       r.syms = own;
       r.syms.insert(r.syms.end(), add.begin(), add.end());
       if (r.syms.empty())
@@ -456,15 +434,10 @@ void NvInfoPass::rewrite_externs(OutputSection *sec, std::vector<InfoRecord> &ke
 // __cuda_sm20_dblrcp_rn_slowpath_v3, whose record lists kz and kc).
 std::optional<InfoRecord> NvInfoPass::created_externs(OutputSection *sec) {
   std::vector<OutputSymbol *> syms;
-  size_t contributors = 0;
-  for (const OutputSymbol *f : graph_.reached_functions(sec->func)) {
-    size_t before = syms.size();
+  for (const OutputSymbol *f : graph_.reached_functions(sec->func))
     for (OutputSymbol *e : externs_of_[f])
       if (e && external(e) && std::find(syms.begin(), syms.end(), e) == syms.end())
         syms.push_back(e);
-    contributors += syms.size() > before ? 1 : 0;
-  }
-  refuse_gathering_if_prelinked(sec->func, contributors);
   if (syms.empty())
     return std::nullopt;
   InfoRecord r = externs_record(std::move(syms));

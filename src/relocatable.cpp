@@ -81,10 +81,11 @@ bool written_by_relocatable_link(const InputObject &in) {
 } // namespace
 
 void check_prelinked_inputs(Context &ctx) {
-  for (const InputObject *in : ctx.inputs) {
+  for (InputObject *in : ctx.inputs) {
     if (!written_by_relocatable_link(*in))
       continue;
     ctx.out.prelinked_input = true;
+    in->prelinked = true;
     auto refuse = [&](std::string_view what) {
       ctx.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r) with {}; "
                                  "linking it is not supported by dlink yet",

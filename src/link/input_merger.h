@@ -168,6 +168,7 @@ private:
 
   std::optional<u32> input_section_named(std::string_view name) const;
 
+  u64 definition_position(const ElfSymbol &in) const;
   void define(OutputSymbol *out, const ElfSymbol &in, OutputSection *sec, u64 offset);
 
   // A strong function defined twice is an error even where dead-code

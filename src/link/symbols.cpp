@@ -33,7 +33,19 @@ void InputMerger::define(OutputSymbol *out, const ElfSymbol &in, OutputSection *
   out->type = in.type();
   out->bind = in.bind();
   out->defined_in = &obj_;
-  out->def_order = (u64(obj_.index) << 32) | static_cast<u64>(&in - obj_.symbols.data());
+  out->def_order = (u64(obj_.index) << 32) | definition_position(in);
+}
+
+// A -r output's functions count in the order of their .nv.info.<f>
+// sections, which that link wrote in its own order (measured on the
+// EXTERNS records of two- and three-stage links: externs_single, cdp,
+// virtual_2tu, relocatable_two_stage_externs, whose .text sections a
+// second -r reorders but not the .nv.info ones); other symbols by index.
+u64 InputMerger::definition_position(const ElfSymbol &in) const {
+  if (obj_.prelinked && in.type() == STT_FUNC)
+    if (const ElfSection *info = obj_.elf.section_named(".nv.info." + std::string(in.name)))
+      return static_cast<u64>(info - obj_.elf.sections.data());
+  return static_cast<u64>(&in - obj_.symbols.data());
 }
 
 bool InputMerger::duplicate_of_dead_definition(const ElfSymbol &s, bool live) {
