@@ -182,6 +182,7 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
     return finish(ctx);
   refuse_unsupported_relocatable_inputs(ctx);              // what dlink cannot write yet
   pass("finish_relocatable", finish_relocatable);          // undefined symbols, EXTERNS, prototypes
+  pass("define_relocatable_dynamic_shared", define_relocatable_dynamic_shared); // extern __shared__ arrays
   if (!checkpoint(ctx))
     return finish(ctx);
   pass("apply_relocations", apply_relocations);            // bank, shared and .debug_frame references resolved

@@ -185,6 +185,29 @@ u64 inputs_debug_shared_align(const Context &ctx) {
   return align;
 }
 
+// .nv_debug.shared stays for a dynamic array; -g keeps it for the
+// program-wide variables' symbols too, aligned as the inputs' copies.
+// Without -g it marks the window with alignment 16, and goes as well once
+// a program-wide placement's alignment exceeds that (measured, sm_90:
+// namespace variables aligned 4-128 with a dynamic array; a -r output's
+// section of alignment 32: relocatable_two_stage_dynamic).
+void finish_debug_shared(Context &ctx, bool dynamic, bool program_wide, u64 max_align) {
+  OutputSection *debug = find_section(ctx, ".nv_debug.shared");
+  if (!debug)
+    return;
+  if (!dynamic) {
+    if (debug_shared_symbols(ctx) && program_wide)
+      debug->align = inputs_debug_shared_align(ctx);
+    else
+      debug->removed = true;
+  } else if (!debug_shared_symbols(ctx)) {
+    if (program_wide && max_align > kDynamicSharedAlign)
+      debug->removed = true;
+    else
+      debug->align = kDynamicSharedAlign;
+  }
+}
+
 // Namespace-scope __shared__ variables (and a device function's own
 // __shared__ ones) get one offset for the whole program, since a device
 // function's code is shared by all its callers. Measured rules
@@ -231,6 +254,8 @@ void layout_shared(Context &ctx) {
     for (OutputSection *sec : ctx.out.sections)
       if (sec->kind == SectionKind::Shared && !sec->shared_vars.empty())
         sec->align = place_shared_variables(sec);
+    if (dynamic)
+      finish_debug_shared(ctx, dynamic, false, max_align);
     return;
   }
 
@@ -310,22 +335,7 @@ void layout_shared(Context &ctx) {
     for (size_t k : set)
       namespace_end[k] = std::max(namespace_end[k], v->value + v->size);
   }
-  // (.nv_debug.shared stays for a dynamic array; -g keeps it for the
-  // program-wide variables' symbols too, aligned as the inputs' copies.)
-  // Without -g it marks the window with alignment 16, and goes as well once
-  // a program-wide placement's alignment exceeds that (measured, sm_90:
-  // namespace variables aligned 4-128 with a dynamic array).
-  if (OutputSection *debug = find_section(ctx, ".nv_debug.shared"); debug && !dynamic) {
-    if (debug_shared_symbols(ctx) && program_wide)
-      debug->align = inputs_debug_shared_align(ctx);
-    else
-      debug->removed = true;
-  } else if (debug && !debug_shared_symbols(ctx)) {
-    if (program_wide && max_align > kDynamicSharedAlign)
-      debug->removed = true;
-    else
-      debug->align = kDynamicSharedAlign;
-  }
+  finish_debug_shared(ctx, dynamic, program_wide, max_align);
   // With a dynamic array in the link, a program-wide placement whose
   // alignment (all namespace-scope variables') reaches the dynamic window's
   // 16 gives every kernel a shared section of that alignment, a kernel that

@@ -145,6 +145,9 @@ struct OutputSymbol {
   // the symbol does not reach the output (measured whatever the name;
   // docs/notes/relocations.md). Other undefined locals are not resolved so.
   bool internal_undefined_object = false;
+  // -r: a kernel's `externsharedinstance`, the undefined symbol its
+  // references to dynamic shared arrays are kept against (relocatable.h).
+  bool relocatable_dynamic_instance = false;
   // A `.common` variable (st_shndx SHN_COMMON): `common` while every
   // definition seen so far is common (the largest size wins);
   // `common_pending` until its space is allocated in .nv.global after the

@@ -49,6 +49,9 @@ OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_defin
 // A local symbol that appears in the output's .symtab (its name goes to
 // .strtab now, unlike global names).
 OutputSymbol *create_local(Context &ctx, std::string_view name);
+// A name for .strtab, among the local symbols' names (the late ones once
+// the globals are fixed).
+void add_strtab_name(Context &ctx, std::string_view name);
 // Takes a created symbol back: no entry in the symbol tables, and a local's
 // name (added by create_local) leaves .strtab too.
 void forget_symbol(Context &ctx, OutputSymbol *sym);

@@ -16,6 +16,15 @@
 
 namespace dlink {
 
+namespace {
+
+// A dynamic `extern __shared__` array (undefined, unsized).
+bool is_dynamic_array(const OutputSymbol *s) {
+  return s && s->extern_shared && !s->namespace_shared && !s->dynamic_then_defined && !s->size;
+}
+
+} // namespace
+
 void check_relocatable_command_line(Context &ctx) {
   if (!relocatable_output(ctx))
     return;
@@ -41,12 +50,43 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
           ++weak_banks[s.name] == 2)
         refuse(*in, fmt::format("the weak function '{}' with its own constant bank in several inputs",
                                 s.name));
-  for (const InputObject *in : ctx.inputs) {
-    for (const ElfSymbol &s : in->symbols) {
-      if (s.is_shared_variable() && s.shndx == SHN_UNDEF && !s.size)
-        refuse(*in, fmt::format("the undefined shared variable '{}'", s.name));
-    }
-  }
+  // Dynamic shared arrays in shapes not measured: a relocatable link's
+  // output whose kernels already refer to them through
+  // `externsharedinstance` (nvlink merges those and adds its own), and an
+  // array defined after it was declared dynamic (nvlink writes it as an
+  // ordinary variable).
+  for (const InputObject *in : ctx.inputs)
+    for (const ElfSymbol &s : in->symbols)
+      if (s.is_shared_variable() && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && !s.size)
+        refuse(*in, fmt::format("the dynamic shared array reference '{}' of a relocatable link's output",
+                                s.name));
+  // With a namespace-scope variable aligned to 16 or more, nvlink gives
+  // every kernel a shared section, or none (measured with float4 and
+  // 32-aligned arrays); not reproduced yet.
+  bool dynamic = false;
+  for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
+    dynamic = dynamic || is_dynamic_array(sym);
+  // With -g nvlink lays the arrays out as an executable link does (a
+  // value for the array's symbol, the kernels' sections sized, the
+  // references applied); not reproduced yet.
+  if (dynamic && ctx.opts.debug)
+    ctx.diag.fatal("-r (relocatable link) with -g and a dynamic shared array (extern __shared__) is "
+                   "not supported by dlink yet");
+  if (dynamic)
+    for (const InputObject *in : ctx.inputs)
+      for (const ElfSymbol &s : in->symbols)
+        if (s.is_shared_variable() && s.shndx != SHN_UNDEF && s.value >= 16 &&
+            in->elf.sections[s.shndx].name == ".nv_debug.shared")
+          refuse(*in, fmt::format("the shared variable '{}' aligned to {} beside a dynamic shared array",
+                                  s.name, s.value));
+  for (const InputObject *in : ctx.inputs)
+    for (const ElfSymbol &s : in->symbols)
+      if (s.is_shared_variable() && s.shndx != SHN_UNDEF && s.bind() != STB_LOCAL)
+        if (auto it = ctx.out.extern_shared_by_name.find(s.name);
+            it != ctx.out.extern_shared_by_name.end() && it->second->dynamic_then_defined)
+          refuse(*in, fmt::format("the shared variable '{}' declared as a dynamic array and "
+                                  "defined later",
+                                  s.name));
 }
 
 namespace {
@@ -167,6 +207,120 @@ void finish_relocatable(Context &ctx) {
   for (OutputSection *sec : ctx.out.sections)
     if (sec->kind == SectionKind::Shared && sec->size == 0 && sec->shared_vars.empty())
       sec->removed = true;
+}
+
+namespace {
+
+constexpr u64 kDynamicWindowAlign = 16;
+
+// What nvlink -r makes of a shared section holding `content` bytes of
+// variables in `size` bytes when a dynamic array joins it: while the
+// section is at most 16 bytes, a 16-byte slot is put before the variables
+// (measured, sm_75-sm_120, one to three variables of 1-16-byte alignment:
+// .nv_debug.shared 2 -> 0x11, 0xd -> 0x1d, 0x10 -> 0x18 or 0x20, 0x11 ->
+// 0x11; a kernel's section likewise, then aligned to 16).
+u64 size_with_dynamic_slot(u64 size, u64 content) {
+  return size <= kDynamicWindowAlign ? kDynamicWindowAlign + content : size;
+}
+
+// The bytes of `vars` packed from 0, larger alignment first (their
+// st_value is the alignment).
+u64 packed_size(std::vector<const OutputSymbol *> vars) {
+  std::stable_sort(vars.begin(), vars.end(),
+                   [](const OutputSymbol *a, const OutputSymbol *b) { return a->value > b->value; });
+  u64 end = 0;
+  for (const OutputSymbol *v : vars)
+    end = align_to(end, std::max<u64>(v->value, 1)) + v->size;
+  return end;
+}
+
+
+} // namespace
+
+void define_relocatable_dynamic_shared(Context &ctx) {
+  std::vector<OutputSymbol *> arrays;
+  for (auto &[name, sym] : ctx.out.extern_shared_by_name)
+    if (is_dynamic_array(sym))
+      arrays.push_back(sym);
+  if (arrays.empty())
+    return;
+  std::sort(arrays.begin(), arrays.end(),
+            [](const OutputSymbol *a, const OutputSymbol *b) { return a->def_order < b->def_order; });
+  OutputSection *debug = find_section(ctx, ".nv_debug.shared");
+  std::vector<const OutputSymbol *> namespace_vars;
+  for (const auto &list : {ctx.out.locals, ctx.out.globals})
+    for (const OutputSymbol *s : list)
+      if (s->section == debug && !s->is_section_symbol && !s->removed)
+        namespace_vars.push_back(s);
+  debug->align = std::max(debug->align, kDynamicWindowAlign);
+  // Its section symbol stays where an input brought the section (the
+  // array's declaration made it first; measured: relocatable_dynamic_shared).
+  if (std::any_of(ctx.inputs.begin(), ctx.inputs.end(),
+                  [](const InputObject *in) { return in->elf.section_named(".nv_debug.shared"); }))
+    debug->symbol->removed = false;
+  u64 content = 0;
+  for (const OutputSymbol *v : namespace_vars)
+    content += v->size;
+  debug->size = size_with_dynamic_slot(debug->size, content);
+  // Each array: a GLOBAL variable of .nv_debug.shared, value and size 0,
+  // among the globals where the merge first saw it.
+  for (OutputSymbol *sym : arrays) {
+    sym->section = debug;
+    sym->bind = STB_GLOBAL;
+    sym->type = STT_CUDA_VARIABLE;
+    sym->value = 0;
+    sym->other = STO_CUDA_SHARED;
+    auto at = std::find_if(ctx.out.globals.begin(), ctx.out.globals.end(),
+                           [&](const OutputSymbol *g) { return g->create_seq > sym->create_seq; });
+    ctx.out.globals.insert(at, sym);
+    ctx.out.global_by_name.emplace(sym->name, sym);
+  }
+  // The kernels' own references, relocation section by relocation section.
+  // (One symbol per kernel, for its .rel and .rela sections alike.)
+  std::vector<OutputSymbol *> instances;
+  std::unordered_map<const OutputSymbol *, OutputSymbol *> instance_of;
+  for (OutputSection *rel : ctx.out.sections) {
+    if (rel->kind != SectionKind::Reloc || !rel->target || !rel->target->func ||
+        !rel->target->func->is_entry() || rel->removed)
+      continue;
+    OutputSymbol *kernel = rel->target->func;
+    OutputSymbol *&instance = instance_of[kernel];
+    for (OutputReloc &r : rel->relocs) {
+      if (!is_dynamic_array(r.sym))
+        continue;
+      if (!instance) {
+        std::string name = fmt::format(".nv.shared.{}", kernel->name);
+        OutputSection *shared = find_section(ctx, name);
+        if (!shared) {
+          shared = create_section(ctx, name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, 1);
+          shared->func = kernel;
+        }
+        if (shared->removed) { // (finish_relocatable dropped it empty: no input had it)
+          shared->removed = false;
+          shared->symbol->removed = true; // (measured: no section symbol)
+        }
+        std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
+        u64 packed = packed_size(own);
+        shared->align = std::max(shared->align, kDynamicWindowAlign);
+        shared->size = align_to(size_with_dynamic_slot(shared->size, packed), kDynamicWindowAlign);
+        instance = ctx.arena.make<OutputSymbol>();
+        instance->name = "externsharedinstance";
+        instance->bind = STB_WEAK;
+        instance->type = STT_CUDA_VARIABLE;
+        instance->other = static_cast<u8>(STO_CUDA_SHARED | 1); // STV_INTERNAL
+        instance->value = align_to(packed, kDynamicWindowAlign);
+        instance->create_seq = ctx.out.next_seq++;
+        instance->relocatable_dynamic_instance = true;
+        instance->in_local_array = true;
+        instances.push_back(instance);
+      }
+      r.sym = instance;
+    }
+  }
+  // (WEAK, they end nvlink's local array, in that order.)
+  ctx.out.locals.insert(ctx.out.locals.end(), instances.begin(), instances.end());
+  if (!instances.empty())
+    add_strtab_name(ctx, instances.front()->name); // (one string for all)
 }
 
 namespace {

@@ -15,9 +15,7 @@ inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable
 // Options and inputs dlink refuses with -r (fatal), checked before reading.
 void check_relocatable_command_line(Context &ctx);
 
-// Inputs whose relocatable form dlink does not write yet (fatal): dynamic
-// `extern __shared__` arrays (nvlink defines them in .nv_debug.shared and
-// gives the kernels using them `externsharedinstance` references), a weak
+// Inputs whose relocatable form dlink does not write yet (fatal): a weak
 // function with its own constant bank in several inputs, and the sm_100+
 // shapes of mercury/relocatable_link.h. Runs after the merge.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
@@ -25,8 +23,8 @@ void refuse_unsupported_relocatable_inputs(Context &ctx);
 // Inputs that are themselves relocatable links' outputs (the command line
 // in their tkinfo note has -r): noted (ctx.out.prelinked_input), and
 // refused (fatal) where two-stage measurements showed a different final
-// image: on sm_100 and newer, with .nv_debug.shared, with two sections of
-// one name. Runs after read_inputs, for every link.
+// image: on sm_100 and newer, with two sections of one name. Runs after
+// read_inputs, for every link.
 void check_prelinked_inputs(Context &ctx);
 
 // After the merge, before the relocations: undefined symbols as nvlink
@@ -35,6 +33,13 @@ void check_prelinked_inputs(Context &ctx);
 // prototypes ordered, empty sections dropped. The .nv.info records stay as
 // merged; nothing is laid out or computed.
 void finish_relocatable(Context &ctx);
+
+// Dynamic `extern __shared__` arrays with -r: nvlink defines each in
+// .nv_debug.shared, and gives every kernel whose own code refers to one a
+// 16-aligned shared section and an undefined `externsharedinstance`
+// symbol against which those references are kept; a device function's
+// references are resolved with 0. After finish_relocatable.
+void define_relocatable_dynamic_shared(Context &ctx);
 
 // --preserve-relocs (an executable that keeps the applied relocations in
 // .nv.resolvedrela<target> sections): the links dlink does not reproduce

@@ -153,7 +153,7 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       // and a reference to an undefined sized `extern __shared__` array,
       // are resolved too, with S = the symbol's value (all ones).
       if (action == Action::Keep && relocatable_output(ctx) && desc && r.sym && !r.sym->defined() &&
-          r.sym->type == STT_CUDA_VARIABLE &&
+          r.sym->type == STT_CUDA_VARIABLE && !r.sym->relocatable_dynamic_instance &&
           ((r.sym->other & 0xe0) == STO_CUDA_CONSTANT || (r.sym->other & 0xe0) == STO_CUDA_SHARED) &&
           (desc->handler == RelocHandler::Linker || desc->handler == RelocHandler::Either))
         action = Action::Apply;
@@ -222,7 +222,8 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       // one address (plus ptxas's addend, the reserved window: 0x3ff on
       // sm_90+; measured sm_75/90/100/120: dyn_shared_debug_info_nog,
       // gdebug_dynamic_location).
-      if (r.sym && r.sym->extern_shared) {
+      // (-r: it is defined at 0 in .nv_debug.shared; relocatable.h.)
+      if (r.sym && r.sym->extern_shared && !relocatable_output(ctx)) {
         if (!target->func) {
           s = r.sym->debug_shared_symbol ? r.sym->value : ~u64{0};
         } else {
