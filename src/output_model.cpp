@@ -268,9 +268,15 @@ OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela)
 }
 
 OutputSection *resolved_rela_section_for(Context &ctx, OutputSection *target) {
+  std::string name = ".nv.resolvedrela" + std::string(target->name);
+  // nvlink finds the section by name: targets of one name (local functions
+  // of several inputs) share the first one's list (measured:
+  // static_helper_const_ptx with --preserve-relocs).
+  if (!target->resolved)
+    if (OutputSection *shared = find_section(ctx, name); shared && shared->resolved_rela)
+      target->resolved = shared;
   if (!target->resolved) {
-    OutputSection *sec = create_section(ctx, ".nv.resolvedrela" + std::string(target->name),
-                                        SHT_CUDA_RESOLVED_RELA, SHF_INFO_LINK, 8, kRelaSize);
+    OutputSection *sec = create_section(ctx, name, SHT_CUDA_RESOLVED_RELA, SHF_INFO_LINK, 8, kRelaSize);
     sec->kind = SectionKind::Reloc;
     sec->rela = true;
     sec->resolved_rela = true;

@@ -346,9 +346,6 @@ const char *preserve_relocs_refusal(const Context &ctx) {
   for (const auto &[name, holders] : ctx.out.weak_holders)
     if (holders.size() > 1)
       return "with a weak function replaced by a later copy";
-  for (const OutputSymbol *sym : ctx.out.globals)
-    if (is_bound_texture_type(sym->type))
-      return "with bound texture, sampler or surface references";
   // (nvlink keeps .nv_debug.shared's section symbol: dynamic_shared, mixed.)
   for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
     if (sym->extern_shared)
@@ -358,10 +355,6 @@ const char *preserve_relocs_refusal(const Context &ctx) {
       // (nvlink keeps a lost copy's local symbols: cub_reduce, thrust_device.)
       if (s.bind() == STB_WEAK && (s.other & STO_CUDA_ENTRY) && s.shndx != SHN_UNDEF)
         return "with weak (template) kernels";
-      // (A file-local __constant__ variable: static_helper_const_ptx.)
-      if (s.bind() == STB_LOCAL && s.type() != STT_SECTION && s.shndx != SHN_UNDEF &&
-          s.shndx < obj->elf.sections.size() && obj->elf.sections[s.shndx].name == ".nv.constant3")
-        return "with file-local __constant__ variables";
     }
   return nullptr;
 }

@@ -233,9 +233,10 @@ void allocate_texture_slots(Context &ctx) {
   for (auto &[kernel, bank] : kernels) {
     bool any = only_kernel && ctx.out.dead_code_uses_references;
     bool samplers = only_kernel && ctx.out.dead_code_uses_sampler_references;
-    // -g removes nothing: the uses in unreachable functions count the same
-    // way (texref_dead_use, weak_dead_ptx_303 linked with -g).
-    if (only_kernel && ctx.opts.debug) {
+    // -g and --preserve-relocs remove nothing: the uses in unreachable
+    // functions count the same way (texref_dead_use, weak_dead_ptx_303
+    // linked with -g; texref_dead_use with --preserve-relocs).
+    if (only_kernel && (ctx.opts.debug || ctx.opts.preserve_relocs)) {
       any |= !uses_any.empty();
       samplers |= !uses_sampler_kind.empty();
     }
