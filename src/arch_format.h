@@ -67,6 +67,10 @@ struct ArchFormat {
   bool relocatable_without_phentsize = false;
   // The low byte of e_flags (0x04 SASS; 0x02 the sm_100+ segment layout).
   u32 elf_flags_low = 0x04;
+  // --preserve-relocs lists the debug sections' resolved relocations
+  // (sm_100+: none; nvlink stops with "Internal error: reference to
+  // deleted symbol" where DWARF names an unused __shared__ variable).
+  bool preserved_debug_relocs = true;
 };
 
 inline const ArchFormat &arch_format(const Arch &arch) {
@@ -90,6 +94,7 @@ inline const ArchFormat &arch_format(const Arch &arch) {
       .empty_compat_has_features_record = true,
       .relocatable_without_phentsize = true,
       .elf_flags_low = 0x02,
+      .preserved_debug_relocs = false,
   };
   return arch.sm >= 100 ? kFrom100 : kBefore100;
 }

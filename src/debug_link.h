@@ -41,8 +41,14 @@ void check_debug_link(Context &ctx);
 // -g without -suppress-debug-info: __shared__ variables and arrays become
 // symbols (with -suppress-debug-info nvlink handles shared memory as a link
 // without -g does: glink_suppress, probes v0, v2, dd.cu).
+//
+// --preserve-relocs (without -g) keeps the same symbols, STV_INTERNAL, as
+// its resolved relocations name them (measured with tools/differential-ptx
+// --mode preserve-relocs: module-scope .shared arrays used by one kernel,
+// in its section, or by several, in .nv_debug.shared).
 inline bool debug_shared_symbols(const Context &ctx) {
-  return ctx.opts.debug && !ctx.opts.suppress_debug_info;
+  return (ctx.opts.debug && !ctx.opts.suppress_debug_info) ||
+         (ctx.opts.preserve_relocs && !ctx.opts.debug);
 }
 
 // -g: an `extern __shared__` array (dynamic shared memory) is a global

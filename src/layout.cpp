@@ -185,6 +185,15 @@ u64 inputs_debug_shared_align(const Context &ctx) {
   return align;
 }
 
+bool named_by_debug_relocation(const Context &ctx, const OutputSymbol *v) {
+  for (const OutputSection *sec : ctx.out.sections)
+    if (sec->kind == SectionKind::Reloc && sec->target && sec->target->kind == SectionKind::Debug)
+      for (const OutputReloc &r : sec->relocs)
+        if (r.sym == v)
+          return true;
+  return false;
+}
+
 // .nv_debug.shared stays for a dynamic array; -g keeps it for the
 // program-wide variables' symbols too, aligned as the inputs' copies.
 // Without -g it marks the window with alignment 16, and goes as well once
@@ -295,6 +304,11 @@ void layout_shared(Context &ctx) {
       // the input's addend, the reserved prefix) and -g gives it no symbol
       // and no name (glink_namespace_shared, gdebug_unused_shared).
       v->value = ~u64{0};
+      if (v->debug_shared_symbol && ctx.opts.preserve_relocs &&
+          !arch_format(ctx.arch).preserved_debug_relocs && named_by_debug_relocation(ctx, v))
+        ctx.diag.fatal(fmt::format("--preserve-relocs with debug information naming the unused "
+                                   "shared variable '{}' is not supported by dlink yet for {}",
+                                   v->name, ctx.arch.name()));
       if (v->debug_shared_symbol)
         forget_symbol(ctx, v);
       continue;

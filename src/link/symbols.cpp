@@ -451,6 +451,8 @@ OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool crea
     sym->type = STT_OBJECT;
     sym->section = find_section(ctx_, ".nv_debug.shared");
     sym->debug_shared_symbol = true;
+    if (ctx_.opts.preserve_relocs)
+      sym->other = 1; // STV_INTERNAL (shared_cross)
   } else {
     sym = ctx_.arena.make<OutputSymbol>();
     sym->name = ctx_.arena.save(name);
@@ -469,11 +471,16 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
       s.shndx < obj_.elf.sections.size() && in_section(s.shndx).name == ".nv_debug.shared") {
     std::string key = fmt::format("{}\x1f{}", s.name, obj_.index); // locals are per input
     OutputSymbol *sym = extern_shared_symbol(key);
-    if (debug_shared_symbols(ctx_) && !sym->debug_shared_symbol) {
+    // (--preserve-relocs: the resolved relocations name it; measured with
+    // tools/differential-ptx --mode preserve-relocs.)
+    const bool symbol = debug_shared_symbols(ctx_) || (ctx_.opts.preserve_relocs && !ctx_.opts.debug);
+    if (symbol && !sym->debug_shared_symbol) {
       // -g: a local OBJECT symbol of its own name, created here
       // (debug_link.h); the layout still finds it by the per-input key.
       OutputSymbol *local = create_local(ctx_, s.name);
       local->type = STT_OBJECT;
+      if (ctx_.opts.preserve_relocs)
+        local->other = static_cast<u8>((local->other & ~3) | 1); // STV_INTERNAL
       local->section = sym->section ? sym->section : find_section(ctx_, ".nv_debug.shared");
       local->debug_shared_symbol = true;
       ctx_.out.extern_shared_by_name[sym->name] = local;

@@ -161,10 +161,13 @@ private:
       u8 type = reserved ? u8{STT_CUDA_VARIABLE} : m.type();
       view.info = ElfSymbol::make_info(out->bind, type);
       view.other = m.other;
-      // (--preserve-relocs: a kernel's own __shared__ variable, STV_INTERNAL
-      // in .symtab, is so here too; measured: preserve_relocs_basic.)
-      if (ctx_.opts.preserve_relocs && out->bind == STB_LOCAL && out->section &&
-          out->section->kind == SectionKind::Shared && (out->other & 3) == 1)
+      // (--preserve-relocs: a __shared__ variable, STV_INTERNAL in .symtab
+      // (a kernel's own, a namespace-scope or device function's one), is
+      // so here too; measured: preserve_relocs_basic, shared_cross,
+      // function_shared.)
+      if (ctx_.opts.preserve_relocs && out->section && (out->other & 3) == 1 &&
+          ((out->bind == STB_LOCAL && out->section->kind == SectionKind::Shared) ||
+           out->debug_shared_symbol))
         view.other = static_cast<u8>((m.other & ~3) | 1);
       // Functions keep their Mercury value, reserved-shared variables show 0,
       // other variables their place in the merged data (measured).
@@ -206,6 +209,9 @@ private:
                       (m.type() == STT_CUDA_VARIABLE || out->internal_undefined_object);
       view.value = out->debug_shared_symbol ? out->value : all_ones ? ~u64{0} : m.value;
       view.size = out->debug_shared_symbol ? out->size : m.size;
+      // (--preserve-relocs: STV_INTERNAL as in .symtab; shared_cross.)
+      if (out->debug_shared_symbol && ctx_.opts.preserve_relocs && (out->other & 3) == 1)
+        view.other = static_cast<u8>((m.other & ~3) | 1);
     }
   }
 

@@ -12,6 +12,7 @@
 // lives in code or global memory is kept (all sh_addr are 0 in a cubin);
 // linker-handled types against constant banks and shared memory, and
 // references into non-allocated sections (.debug_frame), are applied.
+#include "arch_format.h"
 #include "reloc/relocate.h"
 
 #include "dlink/reloc_types.h"
@@ -108,9 +109,10 @@ struct SectionResult {
 bool listed_when_preserved(const Context &ctx, const OutputSection &target, const OutputReloc &r) {
   if (!ctx.opts.preserve_relocs || (r.sym && (r.sym->internal_undefined_object || r.sym->extern_shared)))
     return false;
+  if (!arch_format(ctx.arch).preserved_debug_relocs &&
+      !(target.flags & SHF_ALLOC) && target.type != SHT_CUDA_CAPMERC_TEXT) // (capsules are not allocated)
+    return false;
   if (ctx.arch.is_mercury()) {
-    if (!(target.flags & SHF_ALLOC) && target.type != SHT_CUDA_CAPMERC_TEXT) // (capsules are not allocated)
-      return false;
     if (r.sym && r.sym->section && r.sym->section->kind == SectionKind::Constant)
       return false;
   }
@@ -206,7 +208,7 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       // (--preserve-relocs: not those against `.nv.ptx.const0.size` or a
       // dynamic `extern __shared__` array, which nvlink resolves without
       // listing them; measured with libcudadevrt and dynamic_shared.)
-      if (ctx.opts.preserve_relocs && r.sym && r.sym->namespace_shared)
+      if (ctx.opts.preserve_relocs && r.sym && r.sym->namespace_shared && !r.sym->debug_shared_symbol)
         return out.fail(fmt::format("--preserve-relocs: a relocation against the shared variable "
                                    "'{}' outside a kernel is not supported by dlink yet",
                                    r.sym->name));
