@@ -9,6 +9,7 @@
 #include "dlink/arch.h"
 #include "dlink/reloc_types.h"
 
+#include <array>
 #include <string_view>
 
 namespace dlink {
@@ -65,6 +66,17 @@ struct ArchFormat {
   bool empty_compat_has_features_record = false;
   // A relocatable (-r) output has no program header entry size.
   bool relocatable_without_phentsize = false;
+  // -r: code relocations against bound texture, sampler and surface
+  // references are kept, their instructions given the header-index slot
+  // base (mercury/relocatable_link.cpp); otherwise they are resolved with
+  // S = 0 and dropped (docs/notes/relocatable.md).
+  bool relocatable_keeps_texture_relocs = false;
+  // -r: the constant bank written into a constant-field relocation against
+  // an undefined symbol (texture reference, undefined __constant__), and
+  // the relocation types it was measured in (others are refused).
+  u32 relocatable_undefined_bank = 28;
+  std::array<u32, 2> relocatable_undefined_bank_types = {reloc_type::R_CUDA_CONST_FIELD19_40,
+                                                         reloc_type::R_CUDA_CONST_FIELD21_38};
   // The low byte of e_flags (0x04 SASS; 0x02 the sm_100+ segment layout).
   u32 elf_flags_low = 0x04;
   // --preserve-relocs lists the debug sections' resolved relocations
@@ -93,6 +105,10 @@ inline const ArchFormat &arch_format(const Arch &arch) {
       .rename_leaves_strtab_slack = true,
       .empty_compat_has_features_record = true,
       .relocatable_without_phentsize = true,
+      .relocatable_keeps_texture_relocs = true,
+      .relocatable_undefined_bank = 3,
+      .relocatable_undefined_bank_types = {reloc_type::R_CUDA_CONST_FIELD22_37,
+                                           reloc_type::R_CUDA_CONST_FIELD22_37},
       .elf_flags_low = 0x02,
       .preserved_debug_relocs = false,
   };

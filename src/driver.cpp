@@ -185,6 +185,8 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
   pass("define_relocatable_dynamic_shared", define_relocatable_dynamic_shared); // extern __shared__ arrays
   if (!checkpoint(ctx))
     return finish(ctx);
+  if (ctx.arch.is_mercury())
+    pass("place_relocatable_header_indices", place_relocatable_header_indices); // sm_100+: texture references' slot base
   pass("apply_relocations", apply_relocations);            // bank, shared and .debug_frame references resolved
   if (ctx.opts.verbose)
     pass("report_resources", report_resources);            // -v: as merged (nothing laid out)

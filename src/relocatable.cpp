@@ -136,14 +136,6 @@ void check_prelinked_inputs(Context &ctx) {
     for (const ElfSection &sec : in->elf.sections)
       if (!sec.name.empty() && !names.insert(sec.name).second)
         refuse(fmt::format("two sections named '{}' (local functions of several inputs)", sec.name));
-    // sm_100+: the .debug_frame CIE pointers of such an input are
-    // reproduced (mercury/merge_debug.cpp), but tools/two-stage-links still
-    // finds differences: .nv.compat record 0x0b, weak copies' frames and
-    // layout, the Mercury view of .nv.reservedSmem.offset0 (relocatable.md).
-    if (ctx.arch.is_mercury())
-      ctx.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r); linking "
-                                 "it for {} is not supported by dlink yet",
-                                 in->name, ctx.arch.name()));
   }
 }
 
@@ -172,13 +164,15 @@ void finish_relocatable(Context &ctx) {
         r.payload.resize(4 * r.syms.size());
   }
   // Undefined symbols: a weak reference becomes a global one, and an
-  // undefined CUDA variable's value is all ones.
+  // undefined CUDA variable's value is all ones. (One without a memory
+  // space, a relocatable input's __UFT*/__UDT* or .nv.reservedSmem.*
+  // reference on sm_100+, is left to finish_relocatable_mercury.)
   for (OutputSymbol *sym : ctx.out.globals) {
     if (sym->defined() || sym->removed)
       continue;
     if (sym->bind == STB_WEAK)
       sym->bind = STB_GLOBAL;
-    if (sym->type == STT_CUDA_VARIABLE)
+    if (sym->type == STT_CUDA_VARIABLE && (sym->other & 0xe0))
       sym->value = ~u64{0};
   }
   // .note.nv.tkinfo: nvlink's own note only, not the inputs'.

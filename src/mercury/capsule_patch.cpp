@@ -70,11 +70,14 @@ void patch_capsules(Context &ctx) {
     if (found == capsule_values.end() || !capsule->func)
       continue;
     // Only values nvlink was seen to place: constant banks and header-index
-    // slots. (Shared-memory offsets land on instructions without bytes.)
+    // slots, and (-r) an undefined __constant__ variable's all ones plus the
+    // addend. (Shared-memory offsets land on instructions without bytes.)
     std::vector<MercuryState::CapsuleValue> values;
     for (const MercuryState::CapsuleValue &v : found->second)
       if (v.header_index || (v.sym && v.sym->section &&
-                             v.sym->section->kind == SectionKind::Constant))
+                             v.sym->section->kind == SectionKind::Constant) ||
+          (v.sym && !v.sym->defined() && v.sym->type == STT_CUDA_VARIABLE &&
+           (v.sym->other & 0xe0) == STO_CUDA_CONSTANT))
         values.push_back(v);
     if (values.empty())
       continue;

@@ -205,9 +205,18 @@ private:
       // array's start. -r: all ones for an undefined CUDA variable and for
       // .nv.ptx.const0.size, as in .symtab; the other undefined references,
       // .nv.reservedSmem.offset0 among them, keep the input's Mercury value.)
+      // (A relocatable input's space-less references, CUDA variables there:
+      // 0 whatever that input's Mercury value, as for ptxas's OBJECT ones.)
       bool all_ones = relocatable_output(ctx_) && !out->defined() &&
-                      (m.type() == STT_CUDA_VARIABLE || out->internal_undefined_object);
-      view.value = out->debug_shared_symbol ? out->value : all_ones ? ~u64{0} : m.value;
+                      ((m.type() == STT_CUDA_VARIABLE && (out->other & 0xe0)) ||
+                       out->internal_undefined_object);
+      bool spaceless = relocatable_output(ctx_) && !out->defined() &&
+                       m.type() == STT_CUDA_VARIABLE && !(out->other & 0xe0) &&
+                       (reserved || out->name.starts_with("__UFT") || out->name.starts_with("__UDT"));
+      view.value = out->debug_shared_symbol ? out->value
+                   : all_ones               ? ~u64{0}
+                   : spaceless              ? 0
+                                            : m.value;
       view.size = out->debug_shared_symbol ? out->size : m.size;
       // (--preserve-relocs: STV_INTERNAL as in .symtab; shared_cross.)
       if (out->debug_shared_symbol && ctx_.opts.preserve_relocs && (out->other & 3) == 1)

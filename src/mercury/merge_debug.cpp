@@ -18,27 +18,51 @@
 #include "validate.h"
 
 #include <algorithm>
+#include <set>
 
 
 namespace dlink {
 
 namespace {
 
-std::optional<size_t> function_frame_entry(const InputObject &obj, u32 sec, std::string_view fn) {
+// The FDEs of function `fn` in frame section `sec` of `obj`, in entry
+// order: those with a relocation at +20 against it (each relocation
+// section read with its own symbol table, .symtab or .nv.merc.symtab).
+std::vector<size_t> function_frame_entries(const InputObject &obj, u32 sec, std::string_view fn) {
   const ElfSection &in = obj.elf.sections.at(sec);
   std::vector<FrameEntry> entries = parse_frame_entries({in.data.begin(), in.data.end()});
+  std::vector<size_t> found;
   for (const ElfSection &rs : obj.elf.sections) {
-    if ((rs.type != SHT_RELA && rs.type != SHT_REL) || rs.info != sec)
+    if ((rs.type != SHT_RELA && rs.type != SHT_REL && rs.type != SHT_CUDA_MERC_RELA) || rs.info != sec)
       continue;
+    std::vector<ElfSymbol> merc_symbols;
+    const std::vector<ElfSymbol> *symbols = &obj.symbols;
+    if (rs.type == SHT_CUDA_MERC_RELA) {
+      if (rs.link >= obj.elf.sections.size())
+        continue;
+      merc_symbols = read_symbols(obj.elf, obj.elf.sections[rs.link]);
+      symbols = &merc_symbols;
+    }
     for (const ElfReloc &r : read_relocs(rs)) {
-      if (r.sym >= obj.symbols.size() || obj.symbols[r.sym].name != fn ||
-          obj.symbols[r.sym].type() != STT_FUNC)
+      if (r.sym >= symbols->size() || (*symbols)[r.sym].name != fn ||
+          (*symbols)[r.sym].type() != STT_FUNC)
         continue;
       for (size_t k = 0; k < entries.size(); k++)
         if (!entries[k].cie && r.offset == entries[k].start + 20)
-          return k;
+          found.push_back(k);
     }
   }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// The n-th FDE of `fn` (ptxas writes one per function; a relocatable
+// link's output may hold more: a previous holder's stub).
+std::optional<size_t> function_frame_entry(const InputObject &obj, u32 sec, std::string_view fn,
+                                           size_t occurrence = 0) {
+  std::vector<size_t> found = function_frame_entries(obj, sec, fn);
+  if (occurrence < found.size())
+    return found[occurrence];
   return std::nullopt;
 }
 
@@ -50,18 +74,32 @@ struct MercuryFde {
 
 // Function `fn`'s FDE in `obj`'s .nv.merc.debug_frame: the entry at the
 // index of its SASS FDE (ptxas writes both lists in the same order).
-std::optional<MercuryFde> mercury_frame_entry(const InputObject &obj, std::string_view fn) {
+// (`occurrence` n > 0: the n-th further FDE of the function, which only a
+// relocatable link's output holds: a previous holder's entry.)
+std::optional<MercuryFde> mercury_frame_entry(const InputObject &obj, std::string_view fn,
+                                              size_t occurrence = 0) {
   auto sass = obj.elf.find_section(".debug_frame");
   auto merc = obj.elf.find_section(".nv.merc.debug_frame");
   if (!sass || !merc)
     return std::nullopt;
-  auto k = function_frame_entry(obj, *sass, fn);
+  auto k = function_frame_entry(obj, *sass, fn, occurrence);
   const ElfSection &ss = obj.elf.sections[*sass];
   const ElfSection &ms = obj.elf.sections[*merc];
   const std::vector<u8> sbytes(ss.data.begin(), ss.data.end());
   const std::vector<u8> mbytes(ms.data.begin(), ms.data.end());
   std::vector<FrameEntry> se = parse_frame_entries(sbytes);
   std::vector<FrameEntry> me = parse_frame_entries(mbytes);
+  // (A relocatable link's output keeps Mercury entries its SASS list
+  // dropped, a passed-over weak copy's: there the function's n-th SASS FDE
+  // pairs with its n-th Mercury FDE, found by the Mercury relocations;
+  // weak_passed_over_reloc's two-stage link.)
+  if (obj.prelinked && k) {
+    auto mk = function_frame_entry(obj, *merc, fn, occurrence);
+    if (!mk)
+      return std::nullopt;
+    k = mk;
+    se = me; // (paired: the sizes compared below agree)
+  }
   if (!k || se.size() != me.size() || me[*k].cie || me[*k].end - me[*k].start < 36 ||
       read_le<u32>(mbytes.data() + me[*k].start) != 0xffffffffu)
     return std::nullopt;
@@ -100,6 +138,7 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
   // first definer's entry carries the final copy's SASS CIE and FDE, every
   // later holder's entry a stub built from its Mercury CIE and FDE.
   std::map<u64, std::vector<u8>> replaced_fde; // FDE start -> new CIE + FDE
+  std::set<std::string_view> replaced_functions;
   // The FDEs whose CIE pointer is a value, not a relocation (the output of
   // a relocatable link), by start, with their header size: the value is
   // rewritten below.
@@ -136,9 +175,15 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
                        (winner_elsewhere_.count(r.sym) && frames_not_rewritten(s.name));
       if (s.type() == STT_FUNC && (!is_live_function(ctx_, obj_, r.sym) || lost_copy))
         e.keep = false;
-      if (s.type() == STT_FUNC && s.bind() == STB_WEAK && r.offset == e.start + 20)
-        if (auto repl = weak_holder_frame(s.name, e.start))
+      // (A relocatable input may hold a second FDE of the function, the
+      // stub of a previous holder: only the first is replaced, the stub
+      // stays; weak_mid_holder's two-stage link.)
+      if (s.type() == STT_FUNC && s.bind() == STB_WEAK && r.offset == e.start + 20 &&
+          !(obj_.prelinked && replaced_functions.count(s.name)))
+        if (auto repl = weak_holder_frame(s.name, e.start)) {
           replaced_fde[e.start] = std::move(*repl);
+          replaced_functions.insert(s.name);
+        }
     }
     if (header && !pointer_relocated)
       resolved_cie_pointer[e.start] = header->header;
@@ -168,8 +213,18 @@ std::vector<u8> InputMerger::filter_debug_frame(u32 i, u64 base) {
       // The new CIE comes first; the FDE's header fields (and their
       // relocations) keep their offsets from the FDE's start.
       u64 cie_len = frame_entry_length(it->second, 0);
+      const u64 cie_at = out.size();
       ranges.push_back({e.start, e.end, out.size() + cie_len});
       out.insert(out.end(), it->second.begin(), it->second.end());
+      // (A relocatable input's entry: no relocation points the FDE at its
+      // new CIE, so the value is written here; measured with weak_regs'
+      // two-stage link.)
+      if (auto rp = resolved_cie_pointer.find(e.start); rp != resolved_cie_pointer.end()) {
+        if (rp->second == 12)
+          write_le<u64>(out.data() + cie_at + cie_len + 12, base + cie_at);
+        else
+          write_le<u32>(out.data() + cie_at + cie_len + 4, static_cast<u32>(base + cie_at));
+      }
       continue;
     }
     ranges.push_back({e.start, e.end, out.size()});
@@ -355,9 +410,28 @@ std::optional<std::pair<int, size_t>> InputMerger::symbol_order(const OutputSymb
 
 std::optional<std::vector<u8>> InputMerger::weak_holder_frame(std::string_view fn, u64 fde_start) {
   auto it = ctx_.out.weak_holders.find(fn);
-  if (it == ctx_.out.weak_holders.end() || it->second.size() < 2 || frames_not_rewritten(fn))
+  if (it == ctx_.out.weak_holders.end() || it->second.size() < 2)
     return std::nullopt;
   const std::vector<u32> &holders = it->second;
+  // A relocatable link's output among the holders (measured: the
+  // weak_regs, weak_passed_over_reloc and weak_mid_holder inputs, -r of one
+  // or two of them linked before, between or after the others, sm_100 and
+  // sm_120): identical as the first definer, and as a later holder made
+  // from one input; not reproduced, so refused: a later holder holding
+  // several copies' frame entries (-r of two inputs), and a first definer
+  // whose frames are not rewritten (a copy with code relocations).
+  if (obj_.prelinked) {
+    auto refuse = [&](std::string_view why) {
+      ctx_.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r) holding "
+                                  "a copy of the weak function '{}' that {}; linking it is not "
+                                  "supported by dlink yet",
+                                  obj_.name, fn, why));
+    };
+    if (holders.front() == obj_.index && frames_not_rewritten(fn))
+      refuse("is replaced, its frames not rewritten (a copy with code relocations)");
+  }
+  if (frames_not_rewritten(fn))
+    return std::nullopt;
   if (holders.front() == obj_.index) {
     const InputObject *winner = input_by_index(holders.back());
     if (!winner)
@@ -393,11 +467,18 @@ std::optional<std::vector<u8>> InputMerger::weak_holder_frame(std::string_view f
   const std::vector<u8> mbytes(in_section(*merc).data.begin(), in_section(*merc).data.end());
   std::vector<FrameEntry> se = parse_frame_entries(sbytes);
   std::vector<FrameEntry> me = parse_frame_entries(mbytes);
-  // The Mercury copy lists the same entries in the same order.
-  if (!k || se.size() != me.size() || se[*k].start != fde_start || me[*k].cie ||
-      mbytes.size() < me[*k].start + 36 || read_le<u32>(mbytes.data() + me[*k].start) != 0xffffffffu)
+  // The Mercury copy lists the same entries in the same order (a
+  // relocatable link's output: the function's first Mercury FDE, found by
+  // its relocation, pairs with its first SASS FDE).
+  if (!k || se[*k].start != fde_start)
     return std::nullopt;
-  const FrameEntry &mfde = me[*k];
+  auto mk = obj_.prelinked ? function_frame_entry(obj_, *merc, fn) : k;
+  if (!obj_.prelinked && se.size() != me.size())
+    return std::nullopt;
+  if (!mk || *mk >= me.size() || me[*mk].cie || mbytes.size() < me[*mk].start + 36 ||
+      read_le<u32>(mbytes.data() + me[*mk].start) != 0xffffffffu)
+    return std::nullopt;
+  const FrameEntry &mfde = me[*mk];
   std::vector<u8> out(mbytes.begin() + mfde.cie_ref,
                       mbytes.begin() + frame_entry_end(mbytes, mfde.cie_ref));
   std::vector<u8> stub(0x28, 0);
@@ -419,6 +500,16 @@ std::optional<std::vector<u8>> InputMerger::merged_holder_fde(std::string_view f
   auto sass_caf = cie_code_alignment(wbytes, fde.cie_ref);
   auto kept = decode_frame_rows(
       std::span<const u8>(wbytes).subspan(fde.start + kHeader, fde.end - fde.start - kHeader));
+  // (A relocatable link's output holding the kept copy and the frame
+  // entries of the copies it replaced: which Mercury FDE is the kept
+  // copy's is not known; weak_mid_holder's inputs as mid, then -r of wide
+  // and narrow.)
+  if (auto merc = winner.elf.find_section(".nv.merc.debug_frame");
+      winner.prelinked && merc && function_frame_entries(winner, *merc, fn).size() > 1)
+    ctx_.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r) holding "
+                                "the kept copy of the weak function '{}' and frame entries of "
+                                "copies it replaced; linking it is not supported by dlink yet",
+                                winner.name, fn));
   auto wmerc = mercury_frame_entry(winner, fn);
   auto text_idx = winner.elf.find_section(".text." + std::string(fn));
   if (!sass_caf || !*sass_caf || !kept || !wmerc || !text_idx)
@@ -459,17 +550,25 @@ std::optional<std::vector<u8>> InputMerger::merged_holder_fde(std::string_view f
   std::vector<FrameRow> added;
   for (size_t h = 0; h + 1 < holders.size(); h++) {
     const InputObject *o = input_by_index(holders[h]);
-    auto m = o ? mercury_frame_entry(*o, fn) : std::nullopt;
-    auto rows = m ? decode_frame_rows(m->program) : std::nullopt;
-    if (!rows)
-      continue;
-    for (const FrameRow &r : *rows) {
-      if (r.loc == 0 && r.ops.empty())
+    // (A relocatable link's output may hold several holders' entries of
+    // the function, the first and the previous holders' stubs, each with
+    // its Mercury FDE: every one's rows are added; measured with
+    // weak_mid_holder's two-stage link on sm_100 and sm_120.)
+    for (size_t n = 0; o && (n == 0 || o->prelinked); n++) {
+      auto m = mercury_frame_entry(*o, fn, n);
+      if (!m && n > 0)
+        break;
+      auto rows = m ? decode_frame_rows(m->program) : std::nullopt;
+      if (!rows)
         continue;
-      bool determined = false;
-      auto s = mercury_to_sass_offset(r.loc * m->code_align, code, wmerc->range, anchors, &determined);
-      if (s && *s % *sass_caf == 0)
-        added.push_back({*s / *sass_caf, r.ops});
+      for (const FrameRow &r : *rows) {
+        if (r.loc == 0 && r.ops.empty())
+          continue;
+        bool determined = false;
+        auto s = mercury_to_sass_offset(r.loc * m->code_align, code, wmerc->range, anchors, &determined);
+        if (s && *s % *sass_caf == 0)
+          added.push_back({*s / *sass_caf, r.ops});
+      }
     }
   }
   std::stable_sort(added.begin(), added.end(),

@@ -16,4 +16,13 @@ void refuse_unsupported_relocatable_mercury(Context &ctx);
 
 void finish_relocatable_mercury(Context &ctx);
 
+// Code relocations against bound texture, sampler and surface references
+// are kept; their instructions get the header-index slot base (the largest
+// kernel parameter bank, at least 0x380, aligned to 16) in bank 0 and the
+// relocations addend 0, whatever the input held (CONST_FIELD22_37 and
+// CONST_FIELD21_38). Other relocation types
+// against such references, and REL records, are refused (not measured).
+void place_relocatable_header_indices(Context &ctx);
+
+
 } // namespace dlink

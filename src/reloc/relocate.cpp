@@ -16,6 +16,7 @@
 #include "reloc/relocate.h"
 
 #include "dlink/reloc_types.h"
+#include "arch_format.h"
 #include "debug_link.h"
 #include "elf/dwarf_frame.h"
 #include "layout.h"
@@ -133,6 +134,7 @@ OutputReloc resolved_copy(const OutputReloc &r) {
 void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
   {
     const MercuryState &ms = mercury_state_or_empty(ctx); // (sm_100+ copies)
+    const ArchFormat &format = arch_format(ctx.arch);
     OutputSection *target = sec->target;
     std::vector<OutputReloc> kept;
     std::optional<std::vector<u64>> cies; // of target, when it is a .debug_frame
@@ -144,9 +146,9 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       Action action = desc ? decide(r, *desc) : Action::Keep;
       // -r: references to bound texture, sampler and surface references
       // are resolved with S = 0 (the undefined symbol's value) and dropped,
-      // as nvlink does (docs/notes/relocatable.md).
+      // as nvlink does (docs/notes/relocatable.md); sm_100+ keeps them.
       if (action == Action::Keep && relocatable_output(ctx) && desc && r.sym &&
-          is_bound_texture_type(r.sym->type))
+          is_bound_texture_type(r.sym->type) && !format.relocatable_keeps_texture_relocs)
         action = Action::Apply;
       // (-r: a kept UNIFIED relocation keeps its type for the final link.)
       if (action == Action::Keep && relocatable_output(ctx))
@@ -238,19 +240,21 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       in.address = s + r.bias + static_cast<u64>(r.addend);
       in.bank = r.sym ? constant_bank(r.sym->section) : 0;
       // -r, an undefined symbol (texture reference, undefined __constant__):
-      // nvlink writes bank 28 (measured in the 5-bit fields of
-      // CONST_FIELD19_40 and CONST_FIELD21_38, sm_75-90a); other
+      // nvlink writes a fixed bank (28 on sm_75-90a, measured in the 5-bit
+      // fields of CONST_FIELD19_40 and CONST_FIELD21_38; 3 on sm_100+ in
+      // CONST_FIELD22_37, whatever the input field held); other
       // constant-field types are refused rather than guessed.
       if (relocatable_output(ctx) && r.sym && !r.sym->section &&
           std::any_of(desc->actions.begin(), desc->actions.end(), [](const RelocAction &a) {
             return a.width && (a.value == RelocValue::Bank || a.value == RelocValue::BankHi);
           })) {
-        if (r.type != reloc_type::R_CUDA_CONST_FIELD19_40 &&
-            r.type != reloc_type::R_CUDA_CONST_FIELD21_38)
+        if (std::find(format.relocatable_undefined_bank_types.begin(),
+                      format.relocatable_undefined_bank_types.end(),
+                      r.type) == format.relocatable_undefined_bank_types.end())
           return out.fail(fmt::format("-r (relocatable link): a relocation of type 0x{:x} against "
                                      "the undefined '{}' is not supported by dlink yet",
                                      r.type, r.sym->name));
-        in.bank = 28;
+        in.bank = format.relocatable_undefined_bank;
       }
       in.implicit_addend = !sec->rela;
       // An FDE's CIE pointer on sm_100+: nvlink points it at the CIE that
