@@ -116,6 +116,10 @@ bool listed_when_preserved(const Context &ctx, const OutputSection &target, cons
   if (ctx.arch.is_mercury()) {
     if (r.sym && r.sym->section && r.sym->section->kind == SectionKind::Constant)
       return false;
+    // (-r: an undefined one neither: relocatable_undefined.)
+    if (r.sym && !r.sym->defined() && r.sym->type == STT_CUDA_VARIABLE &&
+        (r.sym->other & 0xe0) == STO_CUDA_CONSTANT)
+      return false;
   }
   return true;
 }
