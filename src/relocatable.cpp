@@ -76,7 +76,7 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
     for (const InputObject *in : ctx.inputs)
       for (const ElfSymbol &s : in->symbols)
         if (s.is_shared_variable() && s.shndx != SHN_UNDEF && s.value >= 16 &&
-            in->elf.sections[s.shndx].name == ".nv_debug.shared")
+            s.shndx < in->elf.sections.size() && in->elf.sections[s.shndx].name == ".nv_debug.shared")
           refuse(*in, fmt::format("the shared variable '{}' aligned to {} beside a dynamic shared array",
                                   s.name, s.value));
   for (const InputObject *in : ctx.inputs)
@@ -228,7 +228,6 @@ u64 packed_size(std::vector<const OutputSymbol *> vars) {
   return end;
 }
 
-
 } // namespace
 
 void define_relocatable_dynamic_shared(Context &ctx) {
@@ -241,20 +240,17 @@ void define_relocatable_dynamic_shared(Context &ctx) {
   std::sort(arrays.begin(), arrays.end(),
             [](const OutputSymbol *a, const OutputSymbol *b) { return a->def_order < b->def_order; });
   OutputSection *debug = find_section(ctx, ".nv_debug.shared");
-  std::vector<const OutputSymbol *> namespace_vars;
-  for (const auto &list : {ctx.out.locals, ctx.out.globals})
-    for (const OutputSymbol *s : list)
+  u64 content = 0; // the bytes of the variables in it
+  for (const std::vector<OutputSymbol *> *list : {&ctx.out.locals, &ctx.out.globals})
+    for (const OutputSymbol *s : *list)
       if (s->section == debug && !s->is_section_symbol && !s->removed)
-        namespace_vars.push_back(s);
+        content += s->size;
   debug->align = std::max(debug->align, kDynamicWindowAlign);
   // Its section symbol stays where an input brought the section (the
   // array's declaration made it first; measured: relocatable_dynamic_shared).
   if (std::any_of(ctx.inputs.begin(), ctx.inputs.end(),
                   [](const InputObject *in) { return in->elf.section_named(".nv_debug.shared"); }))
     debug->symbol->removed = false;
-  u64 content = 0;
-  for (const OutputSymbol *v : namespace_vars)
-    content += v->size;
   debug->size = size_with_dynamic_slot(debug->size, content);
   // Each array: a GLOBAL variable of .nv_debug.shared, value and size 0,
   // among the globals where the merge first saw it.

@@ -229,7 +229,7 @@ void InputMerger::merge_other_symbols() {
     if (s.is_shared_variable() &&
         !(relocatable_output(ctx_) && (s.shndx != SHN_UNDEF || s.size) &&
           !ctx_.out.extern_shared_by_name.count(s.name))) {
-      merge_shared_variable(i, !relocatable_output(ctx_) && dynamic_array_of_relocatable_output(s)
+      merge_shared_variable(i, !relocatable_output(ctx_) && obj_.prelinked && dynamic_array_of_relocatable_output(s)
                                   ? as_declaration(s)
                                   : s);
       continue;
