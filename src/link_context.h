@@ -321,6 +321,8 @@ struct OutputModel {
   // Per function: where dynamic shared memory starts for the kernels that
   // reach it (layout).
   std::unordered_map<const OutputSymbol *, u64> dynamic_shared_offset;
+  // -r: each kernel's `externsharedinstance` (define_relocatable_dynamic_shared).
+  std::unordered_map<const OutputSymbol *, OutputSymbol *> dynamic_shared_instance;
   std::vector<OutputSection *> function_banks; // detached, merge order
   std::set<std::string_view> banked_functions;  // names of the kept copies' banks
   // st_value of the null symbol: where the last placed bank of a discarded

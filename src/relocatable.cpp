@@ -268,7 +268,7 @@ void define_relocatable_dynamic_shared(Context &ctx) {
   // The kernels' own references, relocation section by relocation section.
   // (One symbol per kernel, for its .rel and .rela sections alike.)
   std::vector<OutputSymbol *> instances;
-  std::unordered_map<const OutputSymbol *, OutputSymbol *> instance_of;
+  auto &instance_of = ctx.out.dynamic_shared_instance;
   for (OutputSection *rel : ctx.out.sections) {
     if (rel->kind != SectionKind::Reloc || !rel->target || !rel->target->func ||
         !rel->target->func->is_entry() || rel->removed)
@@ -307,6 +307,7 @@ void define_relocatable_dynamic_shared(Context &ctx) {
       r.sym = instance;
     }
   }
+  std::erase_if(instance_of, [](const auto &entry) { return entry.second == nullptr; });
   // (WEAK, they end nvlink's local array, in that order.)
   ctx.out.locals.insert(ctx.out.locals.end(), instances.begin(), instances.end());
   if (!instances.empty())

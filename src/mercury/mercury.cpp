@@ -66,6 +66,22 @@ public:
       map_symbols(in);
     for (InputMercury &in : inputs_)
       map_undefined_symbols(in);
+    // (-r: the kernels' `externsharedinstance` symbols, which no input
+    // has, and the dynamic arrays that link defines, as in .symtab.)
+    auto mirror = [&](OutputSymbol *sym) {
+      MercurySymbol &view = ms_.symbol(sym);
+      view.present = true;
+      view.info = ElfSymbol::make_info(sym->bind, sym->type);
+      view.other = sym->other;
+      view.value = sym->value;
+      view.size = sym->size;
+    };
+    for (const auto &[kernel, instance] : ctx_.out.dynamic_shared_instance)
+      mirror(instance);
+    if (relocatable_output(ctx_))
+      for (const auto &[name, sym] : ctx_.out.extern_shared_by_name)
+        if (sym->extern_shared && !sym->namespace_shared && sym->defined())
+          mirror(sym);
     prepare_data_twins();
     build_code();
     build_debug_frame();
@@ -564,6 +580,13 @@ private:
         ms_.capsule_values[target].push_back(v);
         continue;
       }
+      // (-r: a kernel's references to a dynamic shared array are kept
+      // against its `externsharedinstance`, as in the SASS world.)
+      if (relocatable_output(ctx_) && sym && ms_.is_copy(target) && ms_.twin(target) &&
+          ms_.twin(target)->func)
+        if (auto it = ctx_.out.dynamic_shared_instance.find(ms_.twin(target)->func);
+            it != ctx_.out.dynamic_shared_instance.end() && sym->extern_shared && !sym->namespace_shared)
+          sym = it->second;
       bool clear = r.type == kMercuryRelocBase + 0x0e;
       if (r.sym && !sym && !clear)
         continue; // reference to a removed function

@@ -43,7 +43,7 @@ void order_mercury_symbols(Context &ctx, OutputLayout &layout) {
       continue;
     ms.symbol_order.push_back(sym);
     ms.symbol(sym).index = static_cast<u32>(ms.symbol_order.size());
-    if (sym->bind == STB_LOCAL)
+    if (sym->bind == STB_LOCAL || sym->relocatable_dynamic_instance) // (-r: WEAK, in the local part)
       ms.symbol_locals = ms.symbol_order.size() + 1;
   }
 }

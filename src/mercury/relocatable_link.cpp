@@ -35,11 +35,6 @@ void refuse_unsupported_relocatable_mercury(Context &ctx) {
         refuse(fmt::format("of '{}': the optimizer constant bank '{}'", in->name, sec.name));
       else if (sec.name == ".debug_info" || sec.name == ".nv_debug_info_reg_sass")
         refuse(fmt::format("of '{}': device debug information ({})", in->name, sec.name));
-  // (The Mercury symbol table and relocations of the kernels'
-  // `externsharedinstance` references are not written yet.)
-  for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
-    if (sym->extern_shared && !sym->namespace_shared && !sym->dynamic_then_defined && !sym->size)
-      refuse(fmt::format("with the dynamic shared array '{}'", name));
 }
 
 void finish_relocatable_mercury(Context &ctx) {
