@@ -16,14 +16,9 @@
 
 namespace dlink {
 
-namespace {
-
-// A dynamic `extern __shared__` array (undefined, unsized).
 bool is_dynamic_array(const OutputSymbol *s) {
   return s && s->extern_shared && !s->namespace_shared && !s->dynamic_then_defined && !s->size;
 }
-
-} // namespace
 
 void check_relocatable_command_line(Context &ctx) {
   if (!relocatable_output(ctx))

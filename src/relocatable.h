@@ -40,6 +40,9 @@ void finish_relocatable(Context &ctx);
 // symbol against which those references are kept; a device function's
 // references are resolved with 0. After finish_relocatable.
 void define_relocatable_dynamic_shared(Context &ctx);
+// A dynamic `extern __shared__` array (declared unsized, never defined by
+// an input).
+bool is_dynamic_array(const OutputSymbol *s);
 
 // --preserve-relocs (an executable that keeps the applied relocations in
 // .nv.resolvedrela<target> sections): the links dlink does not reproduce

@@ -80,7 +80,7 @@ public:
       mirror(instance);
     if (relocatable_output(ctx_))
       for (const auto &[name, sym] : ctx_.out.extern_shared_by_name)
-        if (sym->extern_shared && !sym->namespace_shared && sym->defined())
+        if (is_dynamic_array(sym))
           mirror(sym);
     prepare_data_twins();
     build_code();
@@ -177,13 +177,10 @@ private:
       u8 type = reserved ? u8{STT_CUDA_VARIABLE} : m.type();
       view.info = ElfSymbol::make_info(out->bind, type);
       view.other = m.other;
-      // (--preserve-relocs: a __shared__ variable, STV_INTERNAL in .symtab
-      // (a kernel's own, a namespace-scope or device function's one), is
-      // so here too; measured: preserve_relocs_basic, shared_cross,
-      // function_shared.)
-      if (ctx_.opts.preserve_relocs && out->section && (out->other & 3) == 1 &&
-          ((out->bind == STB_LOCAL && out->section->kind == SectionKind::Shared) ||
-           out->debug_shared_symbol))
+      // (--preserve-relocs: a kernel's own __shared__ variable, STV_INTERNAL
+      // in .symtab, is so here too; measured: preserve_relocs_basic.)
+      if (ctx_.opts.preserve_relocs && out->bind == STB_LOCAL && out->section &&
+          out->section->kind == SectionKind::Shared && (out->other & 3) == 1)
         view.other = static_cast<u8>((m.other & ~3) | 1);
       // Functions keep their Mercury value, reserved-shared variables show 0,
       // other variables their place in the merged data (measured).
@@ -585,7 +582,7 @@ private:
       if (relocatable_output(ctx_) && sym && ms_.is_copy(target) && ms_.twin(target) &&
           ms_.twin(target)->func)
         if (auto it = ctx_.out.dynamic_shared_instance.find(ms_.twin(target)->func);
-            it != ctx_.out.dynamic_shared_instance.end() && sym->extern_shared && !sym->namespace_shared)
+            it != ctx_.out.dynamic_shared_instance.end() && is_dynamic_array(sym))
           sym = it->second;
       bool clear = r.type == kMercuryRelocBase + 0x0e;
       if (r.sym && !sym && !clear)
