@@ -17,6 +17,7 @@
 #include "dlink/options.h"
 #include "dlink/name_hash.h"
 #include "dlink/parallel.h"
+#include "dlink/small_bytes.h"
 
 #include <cstdlib>
 #include <map>
@@ -63,6 +64,14 @@ struct InputObject {
   enum class Validation : u8 { Pending, Valid, Invalid };
   Validation validation = Validation::Pending;
   std::string validation_error;
+  // Every section's relocations and EIATTR records, parsed once by the
+  // validation (in parallel for all inputs) and read again by the merge:
+  // validate.h section_relocs() / section_records().
+  struct ParsedSections {
+    std::vector<std::vector<ElfReloc>> relocs;
+    std::vector<std::vector<EiRecord>> records;
+    std::vector<u8> relocs_done, records_done;
+  } parsed;
 
   // Where merging put this input's symbols and sections (kept for the
   // capsule-Mercury stage, which merges the twin sections afterwards).
@@ -192,7 +201,7 @@ struct InfoRecord {
   u8 format = 0;
   u8 attr = 0;
   u16 value = 0;
-  std::vector<u8> payload;
+  SmallBytes payload;
   // For records whose payload starts with a symbol index (REGCOUNT,
   // FRAME_SIZE, PARAM_CBANK, ...): the symbol it names.
   OutputSymbol *sym = nullptr;

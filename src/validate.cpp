@@ -60,11 +60,53 @@ void check_symbol(const ElfFile &elf, const ElfSymbol &sym, bool main) {
                         sym.value, sym.size, sym.shndx));
 }
 
-void check_cubin(const InputObject &obj);
+void check_cubin(InputObject &obj);
+
+bool has_records(u32 type) {
+  return type == SHT_CUDA_INFO || type == SHT_CUDA_MERC_INFO || type == SHT_CUDA_COMPAT;
+}
+
+// Where the validation keeps what it parsed (empty for other sections).
+void start_parsed(InputObject &obj) {
+  size_t n = obj.elf.sections.size();
+  if (obj.parsed.relocs.size() == n)
+    return;
+  obj.parsed.relocs.assign(n, {});
+  obj.parsed.records.assign(n, {});
+  obj.parsed.relocs_done.assign(n, 0);
+  obj.parsed.records_done.assign(n, 0);
+}
+
+size_t section_index(const InputObject &obj, const ElfSection &sec) {
+  const ElfSection *first = obj.elf.sections.data();
+  if (&sec < first || &sec >= first + obj.elf.sections.size())
+    throw std::logic_error("section_relocs: a section of another input");
+  return static_cast<size_t>(&sec - first);
+}
 
 } // namespace
 
-void validate_cubin(const InputObject &obj) {
+const std::vector<ElfReloc> &section_relocs(InputObject &obj, const ElfSection &sec) {
+  size_t i = section_index(obj, sec);
+  start_parsed(obj);
+  if (!obj.parsed.relocs_done[i]) {
+    obj.parsed.relocs[i] = read_relocs(sec);
+    obj.parsed.relocs_done[i] = 1;
+  }
+  return obj.parsed.relocs[i];
+}
+
+const std::vector<EiRecord> &section_records(InputObject &obj, const ElfSection &sec) {
+  size_t i = section_index(obj, sec);
+  start_parsed(obj);
+  if (!obj.parsed.records_done[i]) {
+    obj.parsed.records[i] = parse_eiattrs(sec.data);
+    obj.parsed.records_done[i] = 1;
+  }
+  return obj.parsed.records[i];
+}
+
+void validate_cubin(InputObject &obj) {
   switch (obj.validation) {
   case InputObject::Validation::Valid:
     return;
@@ -92,7 +134,7 @@ void precheck_inputs(Context &ctx) {
 
 namespace {
 
-void check_cubin(const InputObject &obj) {
+void check_cubin(InputObject &obj) {
   const ElfFile &elf = obj.elf;
   const size_t nsec = elf.sections.size();
   const size_t nsym = obj.symbols.size();
@@ -116,7 +158,7 @@ void check_cubin(const InputObject &obj) {
       if (!is_symtab(symtab.type))
         corrupt(fmt::format("relocation section {} has no symbol table", i));
       size_t table_syms = symtab.data.size() / kSymSize;
-      for (const ElfReloc &r : read_relocs(s)) {
+      for (const ElfReloc &r : section_relocs(obj, s)) {
         if (r.sym >= table_syms)
           corrupt(fmt::format("relocation in section {} names a missing symbol", i));
         const RelocDesc *desc = find_reloc(r.type);
@@ -129,8 +171,8 @@ void check_cubin(const InputObject &obj) {
           corrupt(fmt::format("relocation at 0x{:x} lies outside section {}", r.offset, s.info));
       }
     }
-    if (s.type == SHT_CUDA_INFO || s.type == SHT_CUDA_MERC_INFO || s.type == SHT_CUDA_COMPAT) {
-      for (const EiRecord &rec : parse_eiattrs(s.data)) {
+    if (has_records(s.type)) {
+      for (const EiRecord &rec : section_records(obj, s)) {
         bool names_symbol = rec.format == EIFMT_SVAL && rec.payload.size() >= 4 &&
                             (rec.attr == EIATTR_REGCOUNT || rec.attr == EIATTR_FRAME_SIZE ||
                              rec.attr == EIATTR_MAX_STACK_SIZE || rec.attr == EIATTR_PARAM_CBANK ||

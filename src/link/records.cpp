@@ -122,7 +122,7 @@ InfoRecord InputMerger::convert_record(const EiRecord &r) {
 
 void InputMerger::merge_module_info(const ElfSection &in) {
   OutputSection *info = find_section(ctx_, ".nv.info");
-  for (const EiRecord &r : parse_eiattrs(in.data)) {
+  for (const EiRecord &r : section_records(obj_, in)) {
     if (names_dead_function(r))
       continue;
     info->records.push_back(convert_record(r));
@@ -143,7 +143,7 @@ void InputMerger::merge_function_info(const ElfSection &in) {
     info = own_info_sections_[name] = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
   if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
     info->func = sec_map_[in.info]->func;
-  for (const EiRecord &r : parse_eiattrs(in.data)) {
+  for (const EiRecord &r : section_records(obj_, in)) {
     // sm_100+: the parameter-bank records are re-added after the merge,
     // in their input order.
     bool bank_record = r.attr == EIATTR_CBANK_PARAM_SIZE || r.attr == EIATTR_PARAM_CBANK ||
@@ -170,7 +170,7 @@ void InputMerger::keep_place_for_later_winner(const ElfSection &in) {
   // calling a local slow-path helper, weak_helper_replaced; §15.6.)
   if (OutputSection *text = find_section(ctx_, target.name)) {
     reloc_section_for(ctx_, text, in.type == SHT_RELA);
-    if (in.type == SHT_RELA && wants_rel_twin(in, read_relocs(in)))
+    if (in.type == SHT_RELA && wants_rel_twin(in, section_relocs(obj_, in)))
       reloc_section_for(ctx_, text, false);
   }
 }
@@ -188,7 +188,7 @@ void InputMerger::note_dead_code_references(const ElfSection &in) {
   }
   if (!unreachable)
     return;
-  for (const ElfReloc &r : read_relocs(in)) {
+  for (const ElfReloc &r : section_relocs(obj_, in)) {
     if (!r.sym || r.sym >= obj_.symbols.size())
       continue;
     if (OutputSymbol *sym = mapped_symbol(r.sym); sym && sym->namespace_shared)
@@ -236,15 +236,19 @@ bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfRelo
   auto plain = [](const ElfReloc &r) { return r.addend == 0; };
   std::vector<ElfReloc> counted;
   std::set<std::string_view> dropped;
-  for (const ElfReloc &r : relocs)
-    if (!drops_weak_copy_debug_record(in, r))
-      counted.push_back(r);
-    else
-      dropped.insert(obj_.symbols[r.sym].name);
+  // (Copied only when some are dropped, which debug sections alone have.)
+  if (!(in_section(in.info).flags & SHF_ALLOC))
+    for (const ElfReloc &r : relocs)
+      if (drops_weak_copy_debug_record(in, r))
+        dropped.insert(obj_.symbols[r.sym].name);
+  if (!dropped.empty())
+    for (const ElfReloc &r : relocs)
+      if (!drops_weak_copy_debug_record(in, r))
+        counted.push_back(r);
   const std::vector<ElfReloc> twin_relocs = mercury_twin_relocs(ctx_, obj_, in.name, dropped);
   bool has_twin = !twin_relocs.empty() ||
                   (!dropped.empty() && !mercury_twin_relocs(ctx_, obj_, in.name).empty());
-  const std::vector<ElfReloc> &order = has_twin ? twin_relocs : counted;
+  const std::vector<ElfReloc> &order = has_twin ? twin_relocs : dropped.empty() ? relocs : counted;
   bool plain_after_first = !order.empty() && std::any_of(order.begin() + 1, order.end(), plain);
   // (sm_100+ input without Mercury relocations: also when every relocation
   // has no addend, unless it is a lone one against a bound texture
@@ -269,7 +273,7 @@ void InputMerger::merge_relocs(const ElfSection &in) {
   // ".rela.nv.constant2.<f>" that nvlink drops (§16); its bytes are copied
   // into the kernels' banks.
   if (target->detached) {
-    if (!read_relocs(in).empty())
+    if (!section_relocs(obj_, in).empty())
       ctx_.diag.fatal(fmt::format("unsupported: relocations in '{}'", in.name));
     return;
   }
@@ -288,7 +292,7 @@ void InputMerger::merge_relocs(const ElfSection &in) {
       std::find(ctx_.out.optimizer_relas.begin(), ctx_.out.optimizer_relas.end(), out) ==
           ctx_.out.optimizer_relas.end())
     ctx_.out.optimizer_relas.push_back(out);
-  std::vector<ElfReloc> relocs = read_relocs(in);
+  const std::vector<ElfReloc> &relocs = section_relocs(obj_, in);
   if (rela && wants_rel_twin(in, relocs))
     reloc_section_for(ctx_, target, false);
   for (const ElfReloc &r : relocs) {
