@@ -32,15 +32,6 @@ void insert_before_bank_tail(std::vector<InfoRecord> &records, InfoRecord r) {
 
 namespace {
 
-// Call-graph edges: caller -> callees, in insertion order.
-using Edges = std::unordered_map<const OutputSymbol *, std::vector<const OutputSymbol *>>;
-
-const std::vector<const OutputSymbol *> &edges_from(const Edges &edges, const OutputSymbol *f) {
-  static const std::vector<const OutputSymbol *> kNone;
-  auto it = edges.find(f);
-  return it == edges.end() ? kNone : it->second;
-}
-
 InfoRecord stack_record(u8 attr, OutputSymbol *sym, u32 bytes) {
   InfoRecord r;
   r.format = EIFMT_SVAL;
@@ -67,7 +58,9 @@ bool by_definition(const OutputSymbol *a, const OutputSymbol *b) { return a->def
 // The merged call graph as the stack-size, register and EXTERNS rules
 // walk it. Stack sizes, register counts, cycle warnings, EXTERNS and
 // NUM_BARRIERS follow direct calls and indirect ones, to every
-// address-taken function of the call site's prototype.
+// address-taken function of the call site's prototype. Functions are
+// numbered once (in the order the edges and records name them); every
+// per-function fact is then a vector slot, not a hash-map entry.
 class CallGraph {
 public:
   struct Walk {
@@ -79,20 +72,43 @@ public:
   CallGraph(const Context &ctx, const OutputSection *module) {
     // Frame sizes and register counts per function, and the call graph,
     // give each kernel its stack requirement and register count.
+    // (Each caller's callees in the order of output_model.h's
+    // callees_with_indirect: its direct calls, then its indirect ones.)
+    auto add = [&](const OutputSymbol *caller, const OutputSymbol *callee) {
+      u32 from = id(caller);
+      u32 to = id(callee);
+      callees_[from].push_back(callee);
+      callee_ids_[from].push_back(to);
+    };
+    const OutputModel &out = ctx.out;
+    for (size_t i = 0; i < out.call_edges.size(); i++) {
+      auto [caller, callee] = out.call_edges[i];
+      if (caller && callee && !out.dead_call_edges.count(i))
+        add(caller, callee);
+    }
+    for (const auto &[caller, proto] : out.indirect_calls)
+      if (caller)
+        for (const auto &[target, target_proto] : out.address_taken)
+          if (target && target_proto == proto)
+            add(caller, target);
     for (const InfoRecord &r : module->records) {
       if (!r.sym || r.payload.size() < 8)
         continue;
       if (r.attr == EIATTR_FRAME_SIZE)
-        frame_[r.sym] = read_le<u32>(r.payload.data() + 4);
+        frame_[id(r.sym)] = read_le<u32>(r.payload.data() + 4);
       if (r.attr == EIATTR_REGCOUNT)
-        regs_[r.sym] = read_le<u32>(r.payload.data() + 4);
+        regs_[id(r.sym)] = read_le<u32>(r.payload.data() + 4);
     }
-    for (auto &[caller, callee] : callees_with_indirect(ctx))
-      callees_[caller].push_back(callee);
+    mark_.assign(nodes_.size(), Mark::Unseen);
+    summary_.resize(nodes_.size());
+    summarized_.assign(nodes_.size(), false);
+    on_path_.assign(nodes_.size(), false);
   }
 
   const std::vector<const OutputSymbol *> &callees(const OutputSymbol *f) const {
-    return edges_from(callees_, f);
+    static const std::vector<const OutputSymbol *> kNone;
+    auto it = ids_.find(f);
+    return it == ids_.end() ? kNone : callees_[it->second];
   }
 
   // Functions from which no call cycle is reachable: their deepest stack
@@ -101,14 +117,8 @@ public:
   // the depth of a call DAG). Only functions that reach a cycle are walked
   // path by path, which is what counts the cycle warnings.
   bool reaches_cycle(const OutputSymbol *f) {
-    auto [m, fresh] = mark_.try_emplace(f, Mark::Open);
-    if (!fresh)
-      return m->second != Mark::Acyclic;
-    bool cyclic = false;
-    for (const OutputSymbol *callee : callees(f))
-      cyclic |= reaches_cycle(callee);
-    mark_[f] = cyclic ? Mark::Cyclic : Mark::Acyclic;
-    return cyclic;
+    auto it = ids_.find(f);
+    return it != ids_.end() && reaches_cycle(it->second);
   }
 
   // Depth-first walk from `root`; recursion makes the stack size unknown.
@@ -117,23 +127,31 @@ public:
     if (auto done = walked_.find(root); done != walked_.end())
       return done->second;
     Walk w;
-    std::set<const OutputSymbol *> on_path;
-    w.stack = visit(root, w, on_path);
+    auto it = ids_.find(root);
+    if (it != ids_.end())
+      w.stack = visit(it->second, w);
     return walked_[root] = w;
   }
 
-  // The defined functions `kernel` reaches, in definition order.
+  // The defined functions `kernel` reaches, in definition order. (Reads
+  // only: kernels may be asked about concurrently.)
   std::vector<const OutputSymbol *> reached_functions(const OutputSymbol *kernel) const {
-    std::set<const OutputSymbol *> seen{kernel};
-    std::vector<const OutputSymbol *> work{kernel}, found;
+    std::vector<const OutputSymbol *> found;
+    auto it = ids_.find(kernel);
+    if (it == ids_.end())
+      return found;
+    std::vector<bool> seen(nodes_.size(), false);
+    seen[it->second] = true;
+    std::vector<u32> work{it->second};
     while (!work.empty()) {
-      const OutputSymbol *f = work.back();
+      u32 f = work.back();
       work.pop_back();
-      for (const OutputSymbol *callee : callees(f))
-        if (seen.insert(callee).second) {
+      for (u32 callee : callee_ids_[f])
+        if (!seen[callee]) {
+          seen[callee] = true;
           work.push_back(callee);
-          if (callee->defined())
-            found.push_back(callee);
+          if (nodes_[callee]->defined())
+            found.push_back(nodes_[callee]);
         }
     }
     std::sort(found.begin(), found.end(), by_definition);
@@ -144,45 +162,73 @@ private:
   struct Summary {
     u32 stack, regs;
   };
-  enum class Mark : u8 { Open, Acyclic, Cyclic };
+  enum class Mark : u8 { Unseen, Open, Acyclic, Cyclic };
 
-  Summary summarize(const OutputSymbol *f) {
-    if (auto s = summary_.find(f); s != summary_.end())
-      return s->second;
+  u32 id(const OutputSymbol *f) {
+    auto [it, fresh] = ids_.try_emplace(f, static_cast<u32>(nodes_.size()));
+    if (fresh) {
+      nodes_.push_back(f);
+      callees_.emplace_back();
+      callee_ids_.emplace_back();
+      frame_.push_back(0);
+      regs_.push_back(0);
+    }
+    return it->second;
+  }
+
+  bool reaches_cycle(u32 f) {
+    if (mark_[f] != Mark::Unseen)
+      return mark_[f] != Mark::Acyclic;
+    mark_[f] = Mark::Open;
+    bool cyclic = false;
+    for (u32 callee : callee_ids_[f])
+      cyclic |= reaches_cycle(callee);
+    mark_[f] = cyclic ? Mark::Cyclic : Mark::Acyclic;
+    return cyclic;
+  }
+
+  Summary summarize(u32 f) {
+    if (summarized_[f])
+      return summary_[f];
     Summary s{0, regs_[f]};
-    for (const OutputSymbol *callee : callees(f)) {
+    for (u32 callee : callee_ids_[f]) {
       Summary c = summarize(callee);
       s.stack = std::max(s.stack, c.stack);
       s.regs = std::max(s.regs, c.regs);
     }
     s.stack += frame_[f];
+    summarized_[f] = true;
     return summary_[f] = s;
   }
 
-  u32 visit(const OutputSymbol *f, Walk &w, std::set<const OutputSymbol *> &on_path) {
+  u32 visit(u32 f, Walk &w) {
     if (!reaches_cycle(f)) {
       Summary s = summarize(f);
       w.regs = std::max(w.regs, s.regs);
       return s.stack;
     }
-    on_path.insert(f);
+    on_path_[f] = true;
     w.regs = std::max(w.regs, regs_[f]);
     u32 deepest = 0;
-    for (const OutputSymbol *callee : callees(f)) {
-      if (on_path.count(callee)) {
+    for (u32 callee : callee_ids_[f]) {
+      if (on_path_[callee]) {
         w.cycles++;
         continue;
       }
-      deepest = std::max(deepest, visit(callee, w, on_path));
+      deepest = std::max(deepest, visit(callee, w));
     }
-    on_path.erase(f);
+    on_path_[f] = false;
     return frame_[f] + deepest;
   }
 
-  std::unordered_map<const OutputSymbol *, u32> frame_, regs_;
-  Edges callees_;
-  std::unordered_map<const OutputSymbol *, Mark> mark_;
-  std::unordered_map<const OutputSymbol *, Summary> summary_;
+  std::unordered_map<const OutputSymbol *, u32> ids_;
+  std::vector<const OutputSymbol *> nodes_;
+  std::vector<std::vector<const OutputSymbol *>> callees_;
+  std::vector<std::vector<u32>> callee_ids_;
+  std::vector<u32> frame_, regs_;
+  std::vector<Mark> mark_;
+  std::vector<Summary> summary_;
+  std::vector<bool> summarized_, on_path_;
   std::unordered_map<const OutputSymbol *, Walk> walked_;
 };
 
@@ -212,9 +258,7 @@ public:
     for (const std::string &e : ctx_.out.late_errors)
       ctx_.diag.error(e);
     gather_function_facts();
-    for (OutputSection *sec : ctx_.out.sections)
-      if (sec->kind == SectionKind::FunctionInfo)
-        rewrite_function_info(sec);
+    rewrite_function_infos();
   }
 
 private:
@@ -237,14 +281,36 @@ private:
   void gather_function_facts();
   std::vector<OutputSymbol *> single_kernel_externs(const OutputSymbol *kernel, bool &others);
   std::vector<const OutputSymbol *> all_functions() const;
-  void rewrite_function_info(OutputSection *sec);
+  // Every .nv.info.<f> rewritten: the records of each computed in
+  // parallel, then the added records placed in section order (their place
+  // depends on the records of the sections before, already final, and of
+  // those after, not yet rewritten: an order nvlink's loop gives them).
+  void rewrite_function_infos();
+  struct Rewrite {
+    std::vector<InfoRecord> added;
+    std::optional<InfoRecord> moved;
+  };
+  Rewrite rewrite_function_info(OutputSection *sec);
+  void place_added_records(OutputSection *sec, size_t position, Rewrite &rewrite);
+  const std::vector<const OutputSymbol *> &reached(const OutputSymbol *kernel) const {
+    return reached_.at(kernel);
+  }
+  const std::vector<OutputSymbol *> &externs_of(const OutputSymbol *f) const {
+    static const std::vector<OutputSymbol *> kNone;
+    auto it = externs_of_.find(f);
+    return it == externs_of_.end() ? kNone : it->second;
+  }
+  u16 barriers_of(const OutputSymbol *f) const {
+    auto it = barriers_of_.find(f);
+    return it == barriers_of_.end() ? 0 : it->second;
+  }
   void rewrite_single_kernel_externs(OutputSection *sec, std::vector<InfoRecord> &kept,
                                      std::optional<InfoRecord> &moved);
   void rewrite_externs(OutputSection *sec, std::vector<InfoRecord> &kept, std::optional<InfoRecord> &moved);
   std::optional<InfoRecord> created_externs(OutputSection *sec);
   void mark_recursive_crs_stack(OutputSection *sec);
   std::vector<InfoRecord> added_kernel_records(OutputSection *sec);
-  void insert_added_records(OutputSection *sec, std::vector<InfoRecord> added);
+  void insert_added_records(OutputSection *sec, size_t position, std::vector<InfoRecord> added);
 
   Context &ctx_;
   OutputSection *module_;
@@ -257,6 +323,13 @@ private:
   std::set<const OutputSymbol *> uses_ctaid_z_;
   std::map<const OutputSymbol *, u16> barriers_of_;
   std::map<const OutputSymbol *, const OutputSection *> info_of_;
+  // Each kernel's reached functions (CallGraph::reached_functions), computed
+  // once for every kernel that takes them.
+  std::unordered_map<const OutputSymbol *, std::vector<const OutputSymbol *>> reached_;
+  // Each .nv.info.<f>'s place among them, and the attributes of its
+  // records as merged (before any rewrite).
+  std::unordered_map<const OutputSection *, size_t> info_position_;
+  std::vector<std::vector<u8>> merged_attrs_;
 };
 
 // Register counts propagate from callees to the kernels calling them
@@ -274,6 +347,7 @@ void NvInfoPass::propagate_register_counts() {
 
 void NvInfoPass::add_min_stack_sizes() {
   std::vector<InfoRecord> records;
+  records.reserve(module_->records.size() + ctx_.out.globals.size());
   for (InfoRecord &r : module_->records)
     if (r.attr != EIATTR_MAX_STACK_SIZE && !(r.sym && r.sym->removed))
       records.push_back(std::move(r));
@@ -350,7 +424,7 @@ std::vector<OutputSymbol *> NvInfoPass::single_kernel_externs(const OutputSymbol
   std::vector<OutputSymbol *> list;
   others = false;
   for (const OutputSymbol *f : functions)
-    for (OutputSymbol *s : externs_of_[f])
+    for (OutputSymbol *s : externs_of(f))
       if (s && external(s) && std::find(list.begin(), list.end(), s) == list.end()) {
         list.push_back(s);
         others = others || f != kernel;
@@ -406,8 +480,8 @@ void NvInfoPass::rewrite_externs(OutputSection *sec, std::vector<InfoRecord> &ke
         if (s && external(s) && !listed(s))
           own.push_back(s);
       if (takes_reached(sec->func))
-        for (const OutputSymbol *f : graph_.reached_functions(sec->func))
-          for (OutputSymbol *s : externs_of_[f])
+        for (const OutputSymbol *f : reached(sec->func))
+          for (OutputSymbol *s : externs_of(f))
             if (s && external(s) && !listed(s))
               add.push_back(s);
       r.syms = own;
@@ -434,8 +508,8 @@ void NvInfoPass::rewrite_externs(OutputSection *sec, std::vector<InfoRecord> &ke
 // __cuda_sm20_dblrcp_rn_slowpath_v3, whose record lists kz and kc).
 std::optional<InfoRecord> NvInfoPass::created_externs(OutputSection *sec) {
   std::vector<OutputSymbol *> syms;
-  for (const OutputSymbol *f : graph_.reached_functions(sec->func))
-    for (OutputSymbol *e : externs_of_[f])
+  for (const OutputSymbol *f : reached(sec->func))
+    for (OutputSymbol *e : externs_of(f))
       if (e && external(e) && std::find(syms.begin(), syms.end(), e) == syms.end())
         syms.push_back(e);
   if (syms.empty())
@@ -479,7 +553,7 @@ std::vector<InfoRecord> NvInfoPass::added_kernel_records(OutputSection *sec) {
     return added;
   if (!uses_ctaid_z_.count(sec->func)) {
     bool used = false;
-    for (const OutputSymbol *f : graph_.reached_functions(sec->func))
+    for (const OutputSymbol *f : reached(sec->func))
       used = used || uses_ctaid_z_.count(f);
     if (root_kernel_count_ == 1)
       for (const OutputSymbol *f : uses_ctaid_z_)
@@ -491,9 +565,9 @@ std::vector<InfoRecord> NvInfoPass::added_kernel_records(OutputSection *sec) {
       added.push_back(std::move(r));
     }
   }
-  u16 most = barriers_of_[sec->func];
-  for (const OutputSymbol *f : graph_.reached_functions(sec->func))
-    most = std::max(most, barriers_of_[f]);
+  u16 most = barriers_of(sec->func);
+  for (const OutputSymbol *f : reached(sec->func))
+    most = std::max(most, barriers_of(f));
   if (root_kernel_count_ == 1)
     for (const auto &[f, n] : barriers_of_)
       if (!f->removed && f->defined())
@@ -517,22 +591,35 @@ std::vector<InfoRecord> NvInfoPass::added_kernel_records(OutputSection *sec) {
 // one's records in order (c3.cu: kc takes EXTERNS from
 // __cuda_sm20_dblrcp_rn_slowpath_v3 before NUM_BARRIERS from the later
 // fb$3, but both from one fb$1, whose input lists NUM_BARRIERS first).
-void NvInfoPass::insert_added_records(OutputSection *sec, std::vector<InfoRecord> added) {
+void NvInfoPass::insert_added_records(OutputSection *sec, size_t position, std::vector<InfoRecord> added) {
   if (added.empty())
     return;
   std::vector<const OutputSymbol *> sources = root_kernel_count_ == 1 && !sec->func->non_root_entry
                                                   ? all_functions()
-                                                  : graph_.reached_functions(sec->func);
+                                                  : reached(sec->func);
+  // A source's records as this section's turn finds them: final for the
+  // sections before it (and itself), as merged for those after.
+  auto attr_at = [&](const OutputSection *src, size_t k, size_t count) {
+    return src->records[count - 1 - k].attr;
+  };
   auto first_shown = [&](const InfoRecord &r) {
     for (size_t i = 0; i < sources.size(); i++) {
       auto it = info_of_.find(sources[i]);
       if (it == info_of_.end())
         continue;
+      const OutputSection *src = it->second;
+      size_t at = info_position_.at(src);
       // (The merged section holds the input's records reversed.)
-      const auto &recs = it->second->records;
-      for (size_t j = 0; j < recs.size(); j++)
-        if (recs[recs.size() - 1 - j].attr == r.attr)
-          return std::pair{i, j};
+      if (at <= position) {
+        for (size_t j = 0; j < src->records.size(); j++)
+          if (attr_at(src, j, src->records.size()) == r.attr)
+            return std::pair{i, j};
+      } else {
+        const std::vector<u8> &attrs = merged_attrs_[at];
+        for (size_t j = 0; j < attrs.size(); j++)
+          if (attrs[attrs.size() - 1 - j] == r.attr)
+            return std::pair{i, j};
+      }
     }
     return std::pair{sources.size(), size_t{0}};
   };
@@ -543,7 +630,33 @@ void NvInfoPass::insert_added_records(OutputSection *sec, std::vector<InfoRecord
     insert_before_bank_tail(sec->records, std::move(r));
 }
 
-void NvInfoPass::rewrite_function_info(OutputSection *sec) {
+void NvInfoPass::rewrite_function_infos() {
+  std::vector<OutputSection *> infos;
+  for (OutputSection *sec : ctx_.out.sections)
+    if (sec->kind == SectionKind::FunctionInfo) {
+      info_position_.emplace(sec, infos.size());
+      infos.push_back(sec);
+    }
+  merged_attrs_.resize(infos.size());
+  std::vector<const OutputSymbol *> takers;
+  for (OutputSection *sec : infos)
+    if (takes_reached(sec->func) && reached_.try_emplace(sec->func).second)
+      takers.push_back(sec->func);
+  std::vector<std::vector<const OutputSymbol *>> found(takers.size());
+  ctx_.par.for_each_index(takers.size(), [&](size_t i) { found[i] = graph_.reached_functions(takers[i]); });
+  for (size_t i = 0; i < takers.size(); i++)
+    reached_[takers[i]] = std::move(found[i]);
+  std::vector<Rewrite> rewrites(infos.size());
+  ctx_.par.for_each_index(infos.size(), [&](size_t i) {
+    for (const InfoRecord &r : infos[i]->records)
+      merged_attrs_[i].push_back(r.attr);
+  }, 256);
+  ctx_.par.for_each_index(infos.size(), [&](size_t i) { rewrites[i] = rewrite_function_info(infos[i]); }, 16);
+  for (size_t i = 0; i < infos.size(); i++)
+    place_added_records(infos[i], i, rewrites[i]);
+}
+
+NvInfoPass::Rewrite NvInfoPass::rewrite_function_info(OutputSection *sec) {
   const bool single_kernel = root_kernel_count_ == 1 && sec->func && sec->func->is_entry() &&
                              !sec->func->non_root_entry && !sec->func->removed;
   std::vector<InfoRecord> kept;
@@ -558,15 +671,19 @@ void NvInfoPass::rewrite_function_info(OutputSection *sec) {
   sec->records = std::move(kept);
   mark_recursive_crs_stack(sec);
   // CTAIDZ_USED, NUM_BARRIERS, EXTERNS the link adds.
-  std::vector<InfoRecord> added = added_kernel_records(sec);
+  Rewrite rewrite{added_kernel_records(sec), std::move(moved)};
   if (created)
-    added.push_back(std::move(*created));
-  insert_added_records(sec, std::move(added));
+    rewrite.added.push_back(std::move(*created));
+  return rewrite;
+}
+
+void NvInfoPass::place_added_records(OutputSection *sec, size_t position, Rewrite &rewrite) {
+  insert_added_records(sec, position, std::move(rewrite.added));
   // The moved record goes to the end, after an added NUM_BARRIERS (probe
   // c3: k0 under -kernels-used=k0) and ahead of the sm_100+ parameter-bank
   // records (those are re-added after it).
-  if (moved)
-    insert_before_bank_tail(sec->records, std::move(*moved));
+  if (rewrite.moved)
+    insert_before_bank_tail(sec->records, std::move(*rewrite.moved));
   if (sec->records.empty())
     sec->removed = true;
 }
