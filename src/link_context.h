@@ -83,6 +83,13 @@ struct InputObject {
   std::vector<bool> dropped_debug_copies;
   // Per input section: byte ranges of weak variables whose definition lost.
   std::map<u32, std::vector<std::pair<u64, u64>>> dropped_ranges;
+  // Per debug section the merge rewrote (sm_100+ .debug_frame and line
+  // tables): the input byte ranges kept, by input offset, and where each
+  // went (surviving_offset, merge.h).
+  struct KeptRange {
+    u64 start, end, new_start;
+  };
+  std::map<u32, std::vector<KeptRange>> kept_ranges;
 };
 
 // Functions the CUDA driver provides: references to them stay undefined in

@@ -64,6 +64,7 @@ void InputMerger::run() {
   obj_.sec_off = std::move(sec_off_);
   obj_.discarded = std::move(discarded_);
   obj_.dropped_ranges = std::move(dropped_ranges_);
+  obj_.kept_ranges = std::move(frame_ranges_);
   for (const ElfSymbol &s : obj_.symbols)
     if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF)
       ctx_.out.weak_function_names.insert(s.name);
@@ -124,8 +125,9 @@ void merge_inputs(Context &ctx) {
   create_skeleton(ctx);
   ctx.out.constant_bank.enabled =
       kernel_filter(ctx).mode != KernelFilter::Mode::All && !relocatable_output(ctx);
+  MergeBacklog backlog;
   for (InputObject *obj : ctx.inputs) {
-    InputMerger merger(ctx, *obj);
+    InputMerger merger(ctx, *obj, backlog);
     try {
       merger.run();
     } catch (const InputError &e) {
@@ -135,6 +137,11 @@ void merge_inputs(Context &ctx) {
     if (merger.multiple_definition_)
       ctx.diag.fatal("merge_elf failed");
   }
+  // Relocations and records converted in parallel, then appended in merge
+  // order.
+  ctx.par.for_each_index(backlog.jobs.size(), [&](size_t i) { run_deferred_conversion(ctx, backlog.jobs[i]); }, 8);
+  for (DeferredConversion &job : backlog.jobs)
+    commit_deferred_conversion(job);
   allocate_common_symbols(ctx);
   // Relocations and per-function records are kept in nvlink's list order:
   // each new entry goes to the front.

@@ -18,10 +18,44 @@
 
 namespace dlink {
 
+// Work of the merge that depends only on one input and on what merging it
+// decided (its symbol and section maps, kept ranges, dropped copies): the
+// conversion of its relocations and EIATTR records into output ones. The
+// merge queues it in merge order (reserving the relocations' sequence
+// numbers); merge_inputs runs the queue in parallel when every input is
+// merged and appends the results in queue order, so the output does not
+// depend on the thread count.
+struct DeferredConversion {
+  enum class Kind : u8 { Relocs, FunctionRecords, ModuleRecords };
+  Kind kind = Kind::Relocs;
+  OutputSection *out = nullptr;
+  const InputObject *obj = nullptr;
+  u32 section = 0;                               // the input section
+  const std::vector<ElfReloc> *relocs = nullptr; // Relocs (parsed by the validation)
+  const std::vector<EiRecord> *records = nullptr; // *Records
+  u32 seq = 0;           // Relocs: the first of the sequence numbers reserved
+  bool bank_tail = false; // FunctionRecords: sm_100+ parameter-bank records go last
+  std::vector<OutputReloc> converted_relocs;
+  std::vector<InfoRecord> converted_records, converted_tail;
+};
+
+struct MergeBacklog {
+  std::vector<DeferredConversion> jobs;
+};
+
+// The conversion itself (records.cpp), and where the entries go.
+void run_deferred_conversion(const Context &ctx, DeferredConversion &job);
+void commit_deferred_conversion(DeferredConversion &job);
+
+// Where input offset `offset` of section `i` ended up (relative to the
+// input's part of the merged section), if it survived.
+std::optional<u64> surviving_offset(const std::map<u32, std::vector<InputObject::KeptRange>> &kept, u32 i,
+                                    u64 offset);
+
 class InputMerger {
 public:
-  InputMerger(Context &ctx, InputObject &obj)
-      : ctx_(ctx), obj_(obj), sec_map_(obj.elf.sections.size(), nullptr),
+  InputMerger(Context &ctx, InputObject &obj, MergeBacklog &backlog)
+      : ctx_(ctx), obj_(obj), backlog_(backlog), sec_map_(obj.elf.sections.size(), nullptr),
         sec_off_(obj.elf.sections.size(), 0), sym_map_(obj.symbols.size(), nullptr),
         discarded_(obj.symbols.size(), false) {
     for (u32 k = 1; k < obj.symbols.size(); k++)
@@ -33,6 +67,7 @@ public:
 
 private:
   const ElfSection &in_section(u32 i) const { return obj_.elf.sections.at(i); }
+  u32 section_index(const ElfSection &in) const { return static_cast<u32>(&in - obj_.elf.sections.data()); }
 
   // Output section for input section `i`, created and filled on first use.
   OutputSection *map_section(u32 i);
@@ -270,11 +305,6 @@ private:
 
   OutputSymbol *mapped_symbol(u32 index) const;
 
-  // Module records naming a function dead-code elimination removed.
-  bool names_dead_function(const EiRecord &r) const;
-
-  InfoRecord convert_record(const EiRecord &r);
-
   void merge_module_info(const ElfSection &in);
 
   // The output .nv.info.<f> this input's records go to (a local function's
@@ -307,6 +337,8 @@ private:
 
   Context &ctx_;
   InputObject &obj_;
+  // Relocation and record conversions left to the end of the merge.
+  MergeBacklog &backlog_;
   std::set<std::string_view> local_function_sections_; // ".text.<f>" of local functions
   // Function name -> symbol index of this input's (first) definition.
   NameMap<u32> function_definitions_;
@@ -318,9 +350,7 @@ private:
   // (weak functions defined in several inputs).
   std::vector<bool> discarded_;
   std::set<u32> later_weak_copy_;
-  struct FrameRange {
-    u64 start, end, new_start;
-  };
+  using FrameRange = InputObject::KeptRange;
   std::map<u32, std::vector<FrameRange>> frame_ranges_;
   // Weak copies that lose to a later input's (their debug records stay).
   std::set<u32> winner_elsewhere_;

@@ -99,34 +99,14 @@ OutputSymbol *InputMerger::mapped_symbol(u32 index) const {
   return sym_map_[index];
 }
 
-bool InputMerger::names_dead_function(const EiRecord &r) const {
-  if (r.format != EIFMT_SVAL || r.payload.size() < 4)
-    return false;
-  switch (r.attr) {
-  case EIATTR_REGCOUNT:
-  case EIATTR_FRAME_SIZE:
-  case EIATTR_MAX_STACK_SIZE:
-  case EIATTR_MIN_STACK_SIZE:
-  case EIATTR_CRS_STACK_SIZE: {
-    u32 idx = r.payload_u32(0);
-    return dropped_function(idx);
-  }
-  default:
-    return false;
-  }
-}
-
-InfoRecord InputMerger::convert_record(const EiRecord &r) {
-  return to_output_record(r, [this](u32 index) { return mapped_symbol(index); });
-}
-
 void InputMerger::merge_module_info(const ElfSection &in) {
-  OutputSection *info = find_section(ctx_, ".nv.info");
-  for (const EiRecord &r : section_records(obj_, in)) {
-    if (names_dead_function(r))
-      continue;
-    info->records.push_back(convert_record(r));
-  }
+  DeferredConversion job;
+  job.kind = DeferredConversion::Kind::ModuleRecords;
+  job.out = find_section(ctx_, ".nv.info");
+  job.obj = &obj_;
+  job.section = section_index(in);
+  job.records = &section_records(obj_, in);
+  backlog_.jobs.push_back(std::move(job));
 }
 
 OutputSection *InputMerger::function_info_section(const std::string &name) {
@@ -143,16 +123,14 @@ void InputMerger::merge_function_info(const ElfSection &in) {
     info = own_info_sections_[name] = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
   if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
     info->func = sec_map_[in.info]->func;
-  for (const EiRecord &r : section_records(obj_, in)) {
-    // sm_100+: the parameter-bank records are re-added after the merge,
-    // in their input order.
-    bool bank_record = r.attr == EIATTR_CBANK_PARAM_SIZE || r.attr == EIATTR_PARAM_CBANK ||
-                       r.attr == EIATTR_SW_WAR;
-    if (arch_format(ctx_.arch).late_parameter_banks && bank_record)
-      info->tail_records.push_back(convert_record(r));
-    else
-      info->records.push_back(convert_record(r));
-  }
+  DeferredConversion job;
+  job.kind = DeferredConversion::Kind::FunctionRecords;
+  job.out = info;
+  job.obj = &obj_;
+  job.section = section_index(in);
+  job.records = &section_records(obj_, in);
+  job.bank_tail = arch_format(ctx_.arch).late_parameter_banks;
+  backlog_.jobs.push_back(std::move(job));
 }
 
 void InputMerger::keep_place_for_later_winner(const ElfSection &in) {
@@ -295,37 +273,127 @@ void InputMerger::merge_relocs(const ElfSection &in) {
   const std::vector<ElfReloc> &relocs = section_relocs(obj_, in);
   if (rela && wants_rel_twin(in, relocs))
     reloc_section_for(ctx_, target, false);
-  for (const ElfReloc &r : relocs) {
+  DeferredConversion job;
+  job.kind = DeferredConversion::Kind::Relocs;
+  job.out = out;
+  job.obj = &obj_;
+  job.section = section_index(in);
+  job.relocs = &relocs;
+  job.seq = ctx_.out.reloc_seq;
+  // (One number per input relocation, kept or not: only their order counts.)
+  ctx_.out.reloc_seq += static_cast<u32>(relocs.size());
+  backlog_.jobs.push_back(std::move(job));
+}
+
+namespace {
+
+OutputSymbol *mapped(const InputObject &obj, u32 index) {
+  return index == 0 || index >= obj.sym_map.size() ? nullptr : obj.sym_map[index];
+}
+
+// InputMerger::dropped_function, as the merge of the input left it.
+bool dropped(const Context &ctx, const InputObject &obj, u32 i) {
+  return i < obj.symbols.size() && (!is_live_function(ctx, obj, i) || obj.discarded[i]);
+}
+
+// A record naming a function of the input that does not reach the output
+// (its stack and register records go with it).
+bool names_dropped_function(const Context &ctx, const InputObject &obj, const EiRecord &r) {
+  if (r.format != EIFMT_SVAL || r.payload.size() < 4)
+    return false;
+  switch (r.attr) {
+  case EIATTR_REGCOUNT:
+  case EIATTR_FRAME_SIZE:
+  case EIATTR_MAX_STACK_SIZE:
+  case EIATTR_MIN_STACK_SIZE:
+  case EIATTR_CRS_STACK_SIZE:
+    return dropped(ctx, obj, r.payload_u32(0));
+  default:
+    return false;
+  }
+}
+
+InfoRecord converted(const InputObject &obj, const EiRecord &r) {
+  return to_output_record(r, [&obj](u32 index) { return mapped(obj, index); });
+}
+
+void convert_relocs(const Context &ctx, DeferredConversion &job) {
+  const InputObject &obj = *job.obj;
+  const ElfSection &in = obj.elf.sections[job.section];
+  const ElfSection &target = obj.elf.sections[in.info];
+  const bool debug_target = !(target.flags & SHF_ALLOC) && !keeps_weak_copy_relocs(target.name);
+  const u64 base = obj.sec_off[in.info];
+  const auto dropped_here = obj.dropped_ranges.find(in.info);
+  u32 seq = job.seq;
+  for (const ElfReloc &r : *job.relocs) {
+    u32 this_seq = seq++;
     // References to removed functions vanish, except the clears that
     // exist for exactly that case (R_CUDA_UNUSED_CLEAR*).
-    bool known = r.sym && r.sym < obj_.symbols.size();
-    bool dead_target = known && !is_live_function(ctx_, obj_, r.sym);
-    if (drops_weak_copy_debug_record(in, r))
+    bool known = r.sym && r.sym < obj.symbols.size();
+    bool dead_target = known && !is_live_function(ctx, obj, r.sym);
+    // (A weak copy's debug records that nvlink drops:
+    // InputMerger::drops_weak_copy_debug_record.)
+    if (known && debug_target && obj.dropped_debug_copies[r.sym])
       continue;
     if (dead_target && r.type != 0x48 && r.type != 0x49)
       continue;
-    if (auto d = dropped_ranges_.find(in.info); d != dropped_ranges_.end() &&
-        std::any_of(d->second.begin(), d->second.end(),
+    if (dropped_here != obj.dropped_ranges.end() &&
+        std::any_of(dropped_here->second.begin(), dropped_here->second.end(),
                     [&](const auto &rg) { return r.offset >= rg.first && r.offset < rg.second; }))
       continue;
-    auto kept_at = surviving_offset(in.info, r.offset);
+    auto kept_at = surviving_offset(obj.kept_ranges, in.info, r.offset);
     if (!kept_at)
       continue; // inside a debug-frame entry that was removed
     OutputReloc o;
-    o.offset = *kept_at + sec_off_[in.info];
-    o.sym = mapped_symbol(r.sym);
+    o.offset = *kept_at + base;
+    o.sym = mapped(obj, r.sym);
     o.type = r.type;
     o.addend = r.addend;
-    o.seq = ctx_.out.reloc_seq++;
+    o.seq = this_seq;
     if (const RelocDesc *desc = find_reloc(r.type);
-        desc && occupies_file_space(in_section(in.info)) &&
-        r.offset + reloc_field_bytes(*desc) > in_section(in.info).size)
+        desc && occupies_file_space(target) && r.offset + reloc_field_bytes(*desc) > target.size)
       o.overruns_input = true;
-    if (r.sym && r.sym < obj_.symbols.size() && obj_.symbols[r.sym].type() == STT_SECTION &&
-        obj_.symbols[r.sym].shndx < sec_off_.size())
-      o.bias = sec_off_[obj_.symbols[r.sym].shndx];
-    out->relocs.push_back(o);
+    if (known && obj.symbols[r.sym].type() == STT_SECTION && obj.symbols[r.sym].shndx < obj.sec_off.size())
+      o.bias = obj.sec_off[obj.symbols[r.sym].shndx];
+    job.converted_relocs.push_back(o);
   }
+}
+
+} // namespace
+
+void run_deferred_conversion(const Context &ctx, DeferredConversion &job) {
+  switch (job.kind) {
+  case DeferredConversion::Kind::Relocs:
+    convert_relocs(ctx, job);
+    break;
+  case DeferredConversion::Kind::ModuleRecords:
+    for (const EiRecord &r : *job.records)
+      if (!names_dropped_function(ctx, *job.obj, r))
+        job.converted_records.push_back(converted(*job.obj, r));
+    break;
+  case DeferredConversion::Kind::FunctionRecords:
+    for (const EiRecord &r : *job.records) {
+      // sm_100+: the parameter-bank records are re-added after the merge,
+      // in their input order.
+      bool bank_record = r.attr == EIATTR_CBANK_PARAM_SIZE || r.attr == EIATTR_PARAM_CBANK ||
+                         r.attr == EIATTR_SW_WAR;
+      (job.bank_tail && bank_record ? job.converted_tail : job.converted_records)
+          .push_back(converted(*job.obj, r));
+    }
+    break;
+  }
+}
+
+void commit_deferred_conversion(DeferredConversion &job) {
+  auto append = [](auto &to, auto &from) {
+    if (to.empty())
+      to = std::move(from);
+    else
+      to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  };
+  append(job.out->relocs, job.converted_relocs);
+  append(job.out->records, job.converted_records);
+  append(job.out->tail_records, job.converted_tail);
 }
 
 } // namespace dlink

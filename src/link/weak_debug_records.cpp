@@ -60,8 +60,14 @@ const InputObject *InputMerger::input_by_index(u32 index) const {
 }
 
 std::optional<u64> InputMerger::surviving_offset(u32 i, u64 offset) const {
-  auto it = frame_ranges_.find(i);
-  if (it == frame_ranges_.end())
+  return dlink::surviving_offset(frame_ranges_, i, offset);
+}
+
+std::optional<u64> surviving_offset(const std::map<u32, std::vector<InputObject::KeptRange>> &kept, u32 i,
+                                    u64 offset) {
+  using FrameRange = InputObject::KeptRange;
+  auto it = kept.find(i);
+  if (it == kept.end())
     return offset;
   // (The ranges are sorted by input offset and do not overlap: the kept
   // .debug_frame entries in section order, the line-table pieces sorted.)

@@ -468,12 +468,13 @@ SyntheticSections table_sections(Context &ctx, const OutputLayout &layout) {
 void write_synthetic_sections(Context &ctx, OutputLayout &layout, SyntheticSections &list) {
   for (auto &s : list)
     s->prepare(ctx, layout);
-  for (auto &s : list) {
-    OutputSection *sec = s->section();
-    sec->size = s->size();
+  // (Each section's size depends on its own prepared state only.)
+  ctx.par.for_each_index(list.size(), [&](size_t i) {
+    OutputSection *sec = list[i]->section();
+    sec->size = list[i]->size();
     sec->data.resize(sec->size);
-  }
-  ctx.par.for_each_index(list.size(), [&](size_t i) { list[i]->write(list[i]->section()->data.data()); });
+    list[i]->write(sec->data.data());
+  });
 }
 
 } // namespace dlink
