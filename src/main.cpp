@@ -2,7 +2,16 @@
 // that hands it the nvlink command line and exits with the link's status.
 #include "dlink/dlink.h"
 
+#ifdef DLINK_WITH_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 int main(int argc, char **argv) {
+#ifdef DLINK_WITH_MIMALLOC
+  // mimalloc replaces malloc for the whole process (src/CMakeLists.txt);
+  // asking its version keeps the library linked.
+  (void)mi_version();
+#endif
   dlink_link *link = dlink_create();
   if (!link)
     return 1;
