@@ -17,7 +17,9 @@
 #include <cstdio>
 
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -96,6 +98,44 @@ private:
 
 } // namespace
 
+// (writer.h) Batches of about kBatchBytes, copied in parallel: copying a
+// large image into the page cache is memory-bound work that scales with
+// cores, while write() and pwrite() of one file are serialized by the
+// kernel.
+bool write_mapped(const Parallelism &par, int fd, const std::vector<std::span<const u8>> &pieces, u64 total) {
+  constexpr u64 kBatchBytes = 1u << 20;
+  if (::posix_fallocate(fd, 0, static_cast<off_t>(total)) != 0)
+    return false;
+  void *map = ::mmap(nullptr, total, PROT_WRITE, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED)
+    return false;
+  u8 *base = static_cast<u8 *>(map);
+  struct Batch {
+    size_t first, end; // pieces [first, end)
+    u64 offset;
+  };
+  std::vector<Batch> batches;
+  u64 offset = 0, batch_bytes = 0;
+  for (size_t i = 0; i < pieces.size(); i++) {
+    if (batches.empty() || batch_bytes >= kBatchBytes) {
+      batches.push_back({i, i, offset});
+      batch_bytes = 0;
+    }
+    batches.back().end = i + 1;
+    offset += pieces[i].size();
+    batch_bytes += pieces[i].size();
+  }
+  par.for_each_index(batches.size(), [&](size_t b) {
+    u8 *out = base + batches[b].offset;
+    for (size_t i = batches[b].first; i < batches[b].end; i++)
+      if (!pieces[i].empty()) {
+        std::memcpy(out, pieces[i].data(), pieces[i].size());
+        out += pieces[i].size();
+      }
+  });
+  return ::munmap(map, total) == 0;
+}
+
 void commit_output(Context &ctx) {
   if (std::vector<u8> *memory = ctx.opts.embedded.output) { // the library API's output
     ElfImage image = elf_image(ctx.output_elf);
@@ -109,11 +149,19 @@ void commit_output(Context &ctx) {
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0)
     ctx.diag.fatal(fmt::format("Could not open output file '{}'", path));
-  FileWriter writer(fd);
   ElfImage image = elf_image(ctx.output_elf);
+  u64 total = 0;
   for (std::span<const u8> piece : image.pieces)
-    writer.add(piece);
-  bool written = writer.flush();
+    total += piece.size();
+  bool written;
+  if (!ctx.par.serial() && total >= (u64{8} << 20) && write_mapped(ctx.par, fd, image.pieces, total)) {
+    written = true;
+  } else {
+    FileWriter writer(fd);
+    for (std::span<const u8> piece : image.pieces)
+      writer.add(piece);
+    written = writer.flush();
+  }
   if (::close(fd) != 0 || !written) {
     std::remove(tmp.c_str());
     ctx.diag.fatal(fmt::format("Could not write output file '{}'", path));
