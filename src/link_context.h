@@ -483,7 +483,8 @@ struct OutputModel {
   OwnedNameMap<VariableDeclaration> variable_declarations;
   // Global function name -> whether its first mention was a kernel.
   OwnedNameMap<bool> function_is_kernel;
-  // Membership of prototypes / address_taken (their first element), for O(1) dedup.
+  // Membership of prototypes / address_taken (their first element), for O(1)
+  // dedup (prototypes: the null symbol only; the others are first_prototype's).
   std::unordered_set<const OutputSymbol *> prototype_syms, address_taken_syms;
 
   // Notes of the inputs (ptxas tkinfo notes), in link order.

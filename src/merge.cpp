@@ -137,11 +137,8 @@ void merge_inputs(Context &ctx) {
     if (merger.multiple_definition_)
       ctx.diag.fatal("merge_elf failed");
   }
-  // Relocations and records converted in parallel, then appended in merge
-  // order.
-  ctx.par.for_each_index(backlog.jobs.size(), [&](size_t i) { run_deferred_conversion(ctx, backlog.jobs[i]); }, 8);
-  for (DeferredConversion &job : backlog.jobs)
-    commit_deferred_conversion(job);
+  // Relocations and records converted, the output sections in parallel.
+  run_merge_backlog(ctx, backlog);
   allocate_common_symbols(ctx);
   // Relocations and per-function records are kept in nvlink's list order:
   // each new entry goes to the front.

@@ -75,16 +75,22 @@ void InputMerger::merge_prototypes(const ElfSection &in) {
     // Every input's prototype of a symbol must be the first one seen
     // (measured: one error per disagreeing input, naming the definer once
     // one is known, else the first input that mentioned the symbol).
+    // (first_prototype holds the symbols prototype_syms would, the null
+    // one aside: one lookup for both.)
+    bool first_time;
     if (sym) {
       auto [first, fresh] = out.first_prototype.try_emplace(sym, proto);
+      first_time = fresh;
       if (!fresh && first->second != proto) {
         const InputObject *named = sym->defined_in ? sym->defined_in : sym->first_referenced_in;
         ctx_.diag.error(fmt::format("Prototype doesn't match for '{}' in '{}', first defined in '{}'",
                                     sym->name, obj_.name, named ? named->name : obj_.name));
         multiple_definition_ = true;
       }
+    } else {
+      first_time = out.prototype_syms.insert(sym).second;
     }
-    if (out.prototype_syms.insert(sym).second)
+    if (first_time)
       out.prototypes.emplace_back(sym, proto);
   }
 }

@@ -22,9 +22,9 @@ namespace dlink {
 // decided (its symbol and section maps, kept ranges, dropped copies): the
 // conversion of its relocations and EIATTR records into output ones. The
 // merge queues it in merge order (reserving the relocations' sequence
-// numbers); merge_inputs runs the queue in parallel when every input is
-// merged and appends the results in queue order, so the output does not
-// depend on the thread count.
+// numbers); merge_inputs runs the queue when every input is merged, each
+// output section's jobs in queue order and the sections in parallel, so
+// the output does not depend on the thread count.
 struct DeferredConversion {
   enum class Kind : u8 { Relocs, FunctionRecords, ModuleRecords };
   Kind kind = Kind::Relocs;
@@ -35,17 +35,15 @@ struct DeferredConversion {
   const std::vector<EiRecord> *records = nullptr; // *Records
   u32 seq = 0;           // Relocs: the first of the sequence numbers reserved
   bool bank_tail = false; // FunctionRecords: sm_100+ parameter-bank records go last
-  std::vector<OutputReloc> converted_relocs;
-  std::vector<InfoRecord> converted_records, converted_tail;
 };
 
 struct MergeBacklog {
   std::vector<DeferredConversion> jobs;
 };
 
-// The conversion itself (records.cpp), and where the entries go.
-void run_deferred_conversion(const Context &ctx, DeferredConversion &job);
-void commit_deferred_conversion(DeferredConversion &job);
+// Runs the queue (records.cpp): the jobs of each output section in queue
+// order, appending to it; the sections at once.
+void run_merge_backlog(const Context &ctx, MergeBacklog &backlog);
 
 // Where input offset `offset` of section `i` ended up (relative to the
 // input's part of the merged section), if it survived.

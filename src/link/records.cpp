@@ -15,6 +15,7 @@
 #include "validate.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace dlink {
 
@@ -317,7 +318,7 @@ InfoRecord converted(const InputObject &obj, const EiRecord &r) {
   return to_output_record(r, [&obj](u32 index) { return mapped(obj, index); });
 }
 
-void convert_relocs(const Context &ctx, DeferredConversion &job) {
+void convert_relocs(const Context &ctx, const DeferredConversion &job) {
   const InputObject &obj = *job.obj;
   const ElfSection &in = obj.elf.sections[job.section];
   const ElfSection &target = obj.elf.sections[in.info];
@@ -355,13 +356,14 @@ void convert_relocs(const Context &ctx, DeferredConversion &job) {
       o.overruns_input = true;
     if (known && obj.symbols[r.sym].type() == STT_SECTION && obj.symbols[r.sym].shndx < obj.sec_off.size())
       o.bias = obj.sec_off[obj.symbols[r.sym].shndx];
-    job.converted_relocs.push_back(o);
+    job.out->relocs.push_back(o);
   }
 }
 
 } // namespace
 
-void run_deferred_conversion(const Context &ctx, DeferredConversion &job) {
+static void run_deferred_conversion(const Context &ctx, const DeferredConversion &job) {
+  OutputSection *out = job.out;
   switch (job.kind) {
   case DeferredConversion::Kind::Relocs:
     convert_relocs(ctx, job);
@@ -369,7 +371,7 @@ void run_deferred_conversion(const Context &ctx, DeferredConversion &job) {
   case DeferredConversion::Kind::ModuleRecords:
     for (const EiRecord &r : *job.records)
       if (!names_dropped_function(ctx, *job.obj, r))
-        job.converted_records.push_back(converted(*job.obj, r));
+        out->records.push_back(converted(*job.obj, r));
     break;
   case DeferredConversion::Kind::FunctionRecords:
     for (const EiRecord &r : *job.records) {
@@ -377,23 +379,28 @@ void run_deferred_conversion(const Context &ctx, DeferredConversion &job) {
       // in their input order.
       bool bank_record = r.attr == EIATTR_CBANK_PARAM_SIZE || r.attr == EIATTR_PARAM_CBANK ||
                          r.attr == EIATTR_SW_WAR;
-      (job.bank_tail && bank_record ? job.converted_tail : job.converted_records)
-          .push_back(converted(*job.obj, r));
+      (job.bank_tail && bank_record ? out->tail_records : out->records).push_back(converted(*job.obj, r));
     }
     break;
   }
 }
 
-void commit_deferred_conversion(DeferredConversion &job) {
-  auto append = [](auto &to, auto &from) {
-    if (to.empty())
-      to = std::move(from);
-    else
-      to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
-  };
-  append(job.out->relocs, job.converted_relocs);
-  append(job.out->records, job.converted_records);
-  append(job.out->tail_records, job.converted_tail);
+void run_merge_backlog(const Context &ctx, MergeBacklog &backlog) {
+  // One task per output section, its jobs in queue order: no two tasks
+  // touch one section, and each section's entries come in merge order.
+  std::vector<std::vector<const DeferredConversion *>> groups;
+  std::unordered_map<const OutputSection *, size_t> group_of;
+  for (const DeferredConversion &job : backlog.jobs) {
+    auto [it, fresh] = group_of.try_emplace(job.out, groups.size());
+    if (fresh)
+      groups.emplace_back();
+    groups[it->second].push_back(&job);
+  }
+  ctx.par.for_each_index(groups.size(), [&](size_t g) {
+    for (const DeferredConversion *job : groups[g])
+      run_deferred_conversion(ctx, *job);
+  }, 8);
+  backlog.jobs.clear();
 }
 
 } // namespace dlink

@@ -49,8 +49,12 @@ u64 InputMerger::definition_position(const ElfSymbol &in) const {
 }
 
 bool InputMerger::duplicate_of_dead_definition(const ElfSymbol &s, bool live) {
-  auto [it, fresh] = ctx_.out.strong_function_defs.try_emplace(std::string(s.name), &obj_, live);
-  if (fresh || (live && it->second.second))
+  auto it = ctx_.out.strong_function_defs.find(s.name);
+  if (it == ctx_.out.strong_function_defs.end()) {
+    ctx_.out.strong_function_defs.try_emplace(std::string(s.name), &obj_, live);
+    return false;
+  }
+  if (live && it->second.second)
     return false;
   ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'", s.name,
                               obj_.name, it->second.first->name));
@@ -60,8 +64,12 @@ bool InputMerger::duplicate_of_dead_definition(const ElfSymbol &s, bool live) {
 
 void InputMerger::check_function_kind(const ElfSymbol &s) {
   bool entry = (s.other & STO_CUDA_ENTRY) != 0;
-  auto [it, fresh] = ctx_.out.function_is_kernel.try_emplace(std::string(s.name), entry);
-  if (fresh || it->second == entry)
+  auto it = ctx_.out.function_is_kernel.find(s.name);
+  if (it == ctx_.out.function_is_kernel.end()) {
+    ctx_.out.function_is_kernel.try_emplace(std::string(s.name), entry);
+    return;
+  }
+  if (it->second == entry)
     return;
   ctx_.diag.error(fmt::format("Function '{}' not declared __global__ in all source files",
                               demangle(s.name).value_or(std::string(s.name))));

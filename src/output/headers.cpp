@@ -43,7 +43,7 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
       symtab_index = sec->index;
   }
   const u32 strtab_index = layout.index_of(".strtab");
-  elf.sections.reserve(layout.order.size() + 1);
+  elf.sections.reserve(layout.order.size() + 3); // (+ the null section and up to two index tables)
   elf.sections.assign(1, ElfSection{});
   const OutputHooks &hooks = output_hooks(ctx);
   for (size_t pos = 0; pos < layout.order.size(); pos++) {

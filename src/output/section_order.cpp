@@ -19,6 +19,7 @@
 #include "output_model.h"
 
 #include <algorithm>
+#include <array>
 
 namespace dlink {
 
@@ -109,18 +110,21 @@ void order_sections(Context &ctx, OutputLayout &layout) {
   OutputModel &out = ctx.out;
   std::vector<OutputSection *> &order = layout.order;
   order.clear();
+  // By group, each in creation order (a stable counting sort); sections
+  // created after the merge (sm_100+: parameter banks and the
+  // capsule-Mercury group) follow, in creation order.
+  constexpr int kGroups = 12, kLate = kGroups;
+  auto key = [](const OutputSection *sec) { return sec->late ? kLate : group_of(sec); };
+  std::array<size_t, kGroups + 2> start{};
+  for (const OutputSection *sec : out.sections)
+    if (!sec->removed)
+      start[static_cast<size_t>(key(sec)) + 1]++;
+  for (size_t g = 1; g < start.size(); g++)
+    start[g] += start[g - 1];
+  order.resize(start.back());
   for (OutputSection *sec : out.sections)
     if (!sec->removed)
-      order.push_back(sec);
-  // Sections created after the merge (sm_100+: parameter banks and the
-  // capsule-Mercury group) follow in creation order.
-  std::stable_sort(order.begin(), order.end(), [](const OutputSection *a, const OutputSection *b) {
-    if (a->late != b->late)
-      return b->late;
-    if (a->late)
-      return false;
-    return group_of(a) < group_of(b);
-  });
+      order[start[static_cast<size_t>(key(sec))]++] = sec;
   // ELF extended section numbering (docs/notes/semantics-findings.md §22).
   // nvlink numbers every section it creates, removed ones included,
   // counting the null section, a .symtab_shndx it creates after .symtab and
@@ -151,6 +155,7 @@ void order_sections(Context &ctx, OutputLayout &layout) {
   // (sm_100+ numbers its own: mercury/index_tables.cpp.)
   if (layout.stale_entries && layout.creation_index.empty()) {
     const u32 skeleton_end = skeleton_section_count(out);
+    layout.creation_index.reserve(out.sections.size());
     for (u32 i = 0; i < out.sections.size(); i++)
       layout.creation_index[out.sections[i]] = i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? 1 : 0);
   }

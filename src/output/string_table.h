@@ -5,6 +5,7 @@
 
 #include "dlink/common.h"
 
+#include <cstring>
 #include <functional>
 #include <string_view>
 #include <vector>
@@ -29,14 +30,14 @@ public:
     if (s.empty())
       return 0;
     Slot &slot = find(s, h);
-    if (slot.used && !again)
+    if (slot.offset && !again)
       return slot.offset;
     u32 off = static_cast<u32>(bytes_.size());
     bytes_.insert(bytes_.end(), s.begin(), s.end());
     bytes_.push_back(0);
     bytes_.insert(bytes_.end(), pad, 0);
-    if (!slot.used) { // (a name stored again keeps its first offset)
-      slot = {s, off, true};
+    if (!slot.offset) { // (a name stored again keeps its first offset)
+      slot = {off, tag(h)};
       if (++used_ * 2 > slots_.size())
         grow();
     }
@@ -56,32 +57,48 @@ public:
   u32 offset_of(std::string_view s) const {
     if (s.empty())
       return 0;
-    const Slot &slot = const_cast<StringTable *>(this)->find(s, hash(s));
-    return slot.used ? slot.offset : 0;
+    return const_cast<StringTable *>(this)->find(s, hash(s)).offset;
   }
   const std::vector<u8> &bytes() const { return bytes_; }
 
 private:
   // An open-addressing table (linear probing, at most half full): one
-  // probe into a flat array per lookup, no node per name.
+  // probe into a flat array of 8-byte slots per lookup, no node per name.
+  // A slot holds where the name's first copy is in bytes_ (0: free; a
+  // stored name never starts at offset 0, the table's leading NUL) and
+  // 32 bits of its hash; the name itself is compared in bytes_.
   struct Slot {
-    std::string_view name;
     u32 offset = 0;
-    bool used = false;
+    u32 tag = 0;
   };
+  static u32 tag(size_t h) { return static_cast<u32>(h >> 32) ^ static_cast<u32>(h); }
 
+  bool holds(const Slot &slot, std::string_view s) const {
+    return slot.offset + s.size() < bytes_.size() &&
+           std::memcmp(bytes_.data() + slot.offset, s.data(), s.size()) == 0 &&
+           bytes_[slot.offset + s.size()] == 0;
+  }
   Slot &find(std::string_view s, size_t h) {
     size_t mask = slots_.size() - 1;
+    u32 t = tag(h);
     for (size_t i = h & mask;; i = (i + 1) & mask)
-      if (!slots_[i].used || slots_[i].name == s)
+      if (!slots_[i].offset || (slots_[i].tag == t && holds(slots_[i], s)))
         return slots_[i];
   }
   void grow() {
     std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
-    for (const Slot &slot : old)
-      if (slot.used)
-        find(slot.name, hash(slot.name)) = slot;
+    size_t mask = slots_.size() - 1;
+    for (const Slot &slot : old) {
+      if (!slot.offset)
+        continue;
+      // (Re-placed by the stored name's hash: names are unique here.)
+      std::string_view name(reinterpret_cast<const char *>(bytes_.data() + slot.offset));
+      size_t i = hash(name) & mask;
+      while (slots_[i].offset)
+        i = (i + 1) & mask;
+      slots_[i] = slot;
+    }
   }
 
   std::vector<u8> bytes_;
