@@ -101,18 +101,28 @@ void find_live_functions(Context &ctx) {
   std::deque<FunctionKey> work;
   FunctionSet reached;
 
-  FunctionSet kernel_keys;
-  for (const InputObject *obj : ctx.inputs) {
+  // What each input contributes, read from the inputs at once (a corrupt
+  // call graph throws; the lowest input's error is the one reported), then
+  // gathered in link order.
+  struct Contribution {
+    std::vector<FunctionKey> kernels, roots;
+    std::vector<std::pair<FunctionKey, std::string_view>> taken, sites;
+    std::vector<std::pair<FunctionKey, FunctionKey>> edges;
+  };
+  std::vector<Contribution> from(ctx.inputs.size());
+  ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) {
+    const InputObject *obj = ctx.inputs[i];
+    Contribution &c = from[i];
     for (const ElfSymbol &s : obj->symbols) {
       if (s.type() != STT_FUNC || s.shndx == SHN_UNDEF || !(s.other & STO_CUDA_ENTRY))
         continue;
-      kernel_keys.insert(key_of(*obj, s));
-      if (filter.keeps(s.name) && reached.insert(key_of(*obj, s)).second)
-        work.push_back(key_of(*obj, s));
+      c.kernels.push_back(key_of(*obj, s));
+      if (filter.keeps(s.name))
+        c.roots.push_back(key_of(*obj, s));
     }
     auto cg = obj->elf.find_section(".nv.callgraph");
     if (!cg)
-      continue;
+      return;
     auto strtab_index = obj->elf.find_section(".strtab");
     auto proto = [&](i32 offset) {
       return strtab_index ? string_at(obj->elf.sections[*strtab_index], static_cast<u32>(offset))
@@ -123,16 +133,27 @@ void find_live_functions(Context &ctx) {
       if (a == 0 || a >= obj->symbols.size())
         return;
       if (block == 2)
-        taken.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
+        c.taken.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
       else if (!weak_copy_held(ctx, *obj, obj->symbols[a]))
         return; // a losing weak copy's calls do not count
       else if (block == 3)
-        sites.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
+        c.sites.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
       else if (block == 1 && static_cast<u32>(b) < obj->symbols.size())
-        edges[key_of(*obj, obj->symbols[a])].push_back(
-            key_of(*obj, obj->symbols[static_cast<u32>(b)]));
+        c.edges.emplace_back(key_of(*obj, obj->symbols[a]), key_of(*obj, obj->symbols[static_cast<u32>(b)]));
     });
+  });
+  FunctionSet kernel_keys;
+  for (Contribution &c : from) {
+    kernel_keys.insert(c.kernels.begin(), c.kernels.end());
+    for (const FunctionKey &k : c.roots)
+      if (reached.insert(k).second)
+        work.push_back(k);
+    taken.insert(taken.end(), c.taken.begin(), c.taken.end());
+    sites.insert(sites.end(), c.sites.begin(), c.sites.end());
+    for (const auto &[caller, callee] : c.edges)
+      edges[caller].push_back(callee);
   }
+  from.clear();
   // Pruning by host references keeps every kernel whose address is taken
   // (a kernel launched from the device) as a root; -kernels-used only keeps
   // it, like any other address-taken function (probes h2.o and a.o with
@@ -169,15 +190,16 @@ void find_live_functions(Context &ctx) {
   // -g: no function is removed (nvlink keeps dead ones for the debugger).
   if (ctx.opts.debug)
     return;
-  for (const InputObject *obj : ctx.inputs) {
-    auto &flags = ctx.live_functions[obj->index];
-    flags.assign(obj->symbols.size(), true);
+  ctx.par.for_each_index(ctx.inputs.size(), [&](size_t k) {
+    const InputObject *obj = ctx.inputs[k];
+    std::vector<bool> flags(obj->symbols.size(), true);
     for (u32 i = 0; i < obj->symbols.size(); i++) {
       const ElfSymbol &s = obj->symbols[i];
       if (s.type() == STT_FUNC)
         flags[i] = live.count(key_of(*obj, s)) > 0;
     }
-  }
+    ctx.live_functions[obj->index] = std::move(flags);
+  });
 }
 
 bool is_live_function(const Context &ctx, const InputObject &obj, u32 index) {
