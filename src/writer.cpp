@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include <cerrno>
 #include <cstring>
@@ -146,7 +147,8 @@ void commit_output(Context &ctx) {
   }
   const std::string &path = ctx.opts.output_file;
   std::string tmp = path + ".dlink-tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  // (Read and write: mapping a file for writing needs both.)
+  int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0)
     ctx.diag.fatal(fmt::format("Could not open output file '{}'", path));
   ElfImage image = elf_image(ctx.output_elf);
@@ -154,7 +156,11 @@ void commit_output(Context &ctx) {
   for (std::span<const u8> piece : image.pieces)
     total += piece.size();
   bool written;
-  if (!ctx.par.serial() && total >= (u64{8} << 20) && write_mapped(ctx.par, fd, image.pieces, total)) {
+  // (From 8 MiB: below, a plain write is as fast. --dlink-map-output-at
+  // moves the threshold for tests.)
+  u64 map_at = ctx.opts.dlink_map_output_at.empty() ? u64{8} << 20
+                                                     : std::strtoull(ctx.opts.dlink_map_output_at.c_str(), nullptr, 10);
+  if (!ctx.par.serial() && total >= map_at && total > 0 && write_mapped(ctx.par, fd, image.pieces, total)) {
     written = true;
   } else {
     FileWriter writer(fd);
