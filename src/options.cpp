@@ -70,8 +70,7 @@
 // name, --register-link-binaries as "- <file>", -optf with an empty value.
 // Never recorded: --host-ccbin, --shared, --host-linker-options,
 // --allow-undefined-globals, --force-rela, -h, -V, dlink's developer
-// options --dlink-time-passes, --dlink-no-refinalize, --dlink-map-output-at and --threads
-// (-j), and its explanation
+// options --dlink-time-passes, --dlink-no-refinalize and --threads (-j), and its explanation
 // options --map, --why-extract, --resource-report and --trace-symbol (-y).
 // Not observable: -ghls (no cubin is written) and -uidx (needs a uidx file; recorded here like
 // -nvvmpath, after -optf: UNVERIFIED).
@@ -344,8 +343,6 @@ constexpr OptionSpec kOptions[] = {
      .flag = &Options::dlink_time_passes, .hidden = true},
     {.long_name = "dlink-no-refinalize", .short_name = "dlink-no-refinalize",
      .flag = &Options::dlink_no_refinalize, .hidden = true},
-    {.long_name = "dlink-map-output-at", .short_name = "dlink-map-output-at", .kind = Kind::Int,
-     .text = &Options::dlink_map_output_at, .hidden = true},
     // dlink's thread count (dlink/parallel.h); the output does not depend on it.
     {.long_name = "threads", .short_name = "j", .kind = Kind::Int, .joined = true,
      .text = &Options::threads, .hidden = true},

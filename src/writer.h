@@ -21,11 +21,5 @@ void finish_late_sections(Context &ctx);
 // link never leaves a partial output).
 void commit_output(Context &ctx);
 
-// commit_output's way for a large image: `pieces` (`total` bytes in all)
-// copied into file `fd` mapped in memory, in parallel. The file's blocks are
-// reserved first (posix_fallocate), so a full disk is an error here and
-// never a fault in the copy. False: not written (no room, or no mapping);
-// the caller then writes the file the ordinary way.
-bool write_mapped(const Parallelism &par, int fd, const std::vector<std::span<const u8>> &pieces, u64 total);
 
 } // namespace dlink

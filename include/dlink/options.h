@@ -92,9 +92,6 @@ struct Options {
   // dlink's own hidden developer options (never recorded, not in --help):
   bool dlink_time_passes = false;   // --dlink-time-passes: one stderr line per stage with its time
   bool dlink_no_refinalize = false; // --dlink-no-refinalize: sm_100+ kernels keep ptxas's code (research)
-  // --dlink-map-output-at BYTES: the output size from which it is written
-  // through a mapping, in parallel (writer.h; empty: 8 MiB). For tests.
-  std::string dlink_map_output_at;
   // --threads N / -j N (dlink's own, never recorded, not in --help): threads
   // one link may use; empty: every available core. No output byte depends
   // on it (dlink/parallel.h).

@@ -1,8 +1,6 @@
 #!/bin/bash
 # Determinism across thread counts: each stored golden job is linked with
-# --threads 1, 2 and 8 (the last twice, the second time writing its output
-# through the parallel mapped writer, whatever its size: --dlink-map-output-at 0),
-# and every run must reproduce the stored nvlink
+# --threads 1, 2 and 8 (the last twice), and every run must reproduce the stored nvlink
 # result exactly (output bytes, stdout, stderr, exit status, reg.c; run_golden.sh), so
 # that the runs are also identical to each other.
 #
@@ -24,7 +22,7 @@ done
 [ -n "$dlink" ] && [ -n "$root" ] && [ $# -gt 0 ] || { echo "usage: $0 --dlink BIN --golden-root DIR JOB..."; exit 2; }
 fail=0 ran=0
 for job in "$@"; do
-  for threads in 1 2 8 "8 --dlink-map-output-at 0"; do
+  for threads in 1 2 8 8; do
     out=$(DLINK_GOLDEN_EXTRA_ARGS="-j $threads" bash "$here/run_golden.sh" --dlink "$dlink" --golden "$root/$job" 2>&1)
     rc=$?
     case $rc in

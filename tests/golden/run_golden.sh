@@ -24,7 +24,7 @@
 #   CUDA_HOME             toolkit for live mode (default /usr/local/cuda)
 #   DLINK_GOLDEN_KEEP=1   keep the scratch directory and print its path
 #   DLINK_GOLDEN_TIMEOUT  seconds dlink may run (default 60)
-#   DLINK_GOLDEN_EXTRA_ARGS  options added after the stored ones (dlink-only: -j N, --dlink-map-output-at N)
+#   DLINK_GOLDEN_EXTRA_ARGS  options added after the stored ones (dlink-only: -j N)
 
 set -u
 SKIP=77
@@ -97,7 +97,7 @@ compare_job() {
   ln -s "$dlink" "$run/nvlink"
   local -a args
   mapfile -t args <"$gdir/cmd"
-  # DLINK_GOLDEN_EXTRA_ARGS: dlink-only options appended (run_determinism.sh: -j N, --dlink-map-output-at 0).
+  # DLINK_GOLDEN_EXTRA_ARGS: dlink-only options appended (run_determinism.sh: -j N).
   if [ -n "${DLINK_GOLDEN_EXTRA_ARGS:-}" ]; then
     local -a extra
     read -ra extra <<<"$DLINK_GOLDEN_EXTRA_ARGS"
