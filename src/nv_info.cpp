@@ -72,25 +72,12 @@ public:
   CallGraph(const Context &ctx, const OutputSection *module) {
     // Frame sizes and register counts per function, and the call graph,
     // give each kernel its stack requirement and register count.
-    // (Each caller's callees in the order of output_model.h's
-    // callees_with_indirect: its direct calls, then its indirect ones.)
-    auto add = [&](const OutputSymbol *caller, const OutputSymbol *callee) {
+    for_each_call_edge(ctx, [&](const OutputSymbol *caller, const OutputSymbol *callee) {
       u32 from = id(caller);
       u32 to = id(callee);
       callees_[from].push_back(callee);
       callee_ids_[from].push_back(to);
-    };
-    const OutputModel &out = ctx.out;
-    for (size_t i = 0; i < out.call_edges.size(); i++) {
-      auto [caller, callee] = out.call_edges[i];
-      if (caller && callee && !out.dead_call_edges.count(i))
-        add(caller, callee);
-    }
-    for (const auto &[caller, proto] : out.indirect_calls)
-      if (caller)
-        for (const auto &[target, target_proto] : out.address_taken)
-          if (target && target_proto == proto)
-            add(caller, target);
+    });
     for (const InfoRecord &r : module->records) {
       if (!r.sym || r.payload.size() < 8)
         continue;

@@ -296,13 +296,26 @@ CalleeMap direct_callees(const Context &ctx) {
   return callees;
 }
 
-CalleeMap callees_with_indirect(const Context &ctx) {
-  CalleeMap callees = direct_callees(ctx);
-  for (const auto &[caller, proto] : ctx.out.indirect_calls)
+void for_each_call_edge(const Context &ctx,
+                        const std::function<void(const OutputSymbol *caller, const OutputSymbol *callee)> &visit) {
+  const OutputModel &out = ctx.out;
+  for (size_t i = 0; i < out.call_edges.size(); i++) {
+    auto [caller, callee] = out.call_edges[i];
+    if (caller && callee && !out.dead_call_edges.count(i))
+      visit(caller, callee);
+  }
+  for (const auto &[caller, proto] : out.indirect_calls)
     if (caller)
-      for (const auto &[target, target_proto] : ctx.out.address_taken)
+      for (const auto &[target, target_proto] : out.address_taken)
         if (target && target_proto == proto)
-          callees.emplace(caller, target);
+          visit(caller, target);
+}
+
+CalleeMap callees_with_indirect(const Context &ctx) {
+  CalleeMap callees;
+  for_each_call_edge(ctx, [&](const OutputSymbol *caller, const OutputSymbol *callee) {
+    callees.emplace(caller, callee);
+  });
   return callees;
 }
 

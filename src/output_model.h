@@ -77,6 +77,10 @@ CalleeMap direct_callees(const Context &ctx);
 // The direct calls plus, for each indirect call site, every address-taken
 // function of the site's prototype (as -dump-callgraph shows them).
 CalleeMap callees_with_indirect(const Context &ctx);
+// The same edges, visited: the direct calls in merge order, then the
+// indirect ones (each caller's callees in CalleeMap's order).
+void for_each_call_edge(const Context &ctx,
+                        const std::function<void(const OutputSymbol *caller, const OutputSymbol *callee)> &visit);
 
 // `root` and every function it reaches over `callees`.
 std::set<const OutputSymbol *> reached_from(const OutputSymbol *root, const CalleeMap &callees);
