@@ -286,24 +286,29 @@ OutputSection *resolved_rela_section_for(Context &ctx, OutputSection *target) {
   return target->resolved;
 }
 
-CalleeMap direct_callees(const Context &ctx) {
-  CalleeMap callees;
-  for (size_t i = 0; i < ctx.out.call_edges.size(); i++) {
-    auto [caller, callee] = ctx.out.call_edges[i];
-    if (caller && callee && !ctx.out.dead_call_edges.count(i))
-      callees.emplace(caller, callee);
-  }
-  return callees;
-}
+using EdgeVisitor = std::function<void(const OutputSymbol *caller, const OutputSymbol *callee)>;
 
-void for_each_call_edge(const Context &ctx,
-                        const std::function<void(const OutputSymbol *caller, const OutputSymbol *callee)> &visit) {
+// The direct call edges that survived the merge, in merge order.
+static void for_each_direct_call_edge(const Context &ctx, const EdgeVisitor &visit) {
   const OutputModel &out = ctx.out;
   for (size_t i = 0; i < out.call_edges.size(); i++) {
     auto [caller, callee] = out.call_edges[i];
     if (caller && callee && !out.dead_call_edges.count(i))
       visit(caller, callee);
   }
+}
+
+CalleeMap direct_callees(const Context &ctx) {
+  CalleeMap callees;
+  for_each_direct_call_edge(ctx, [&](const OutputSymbol *caller, const OutputSymbol *callee) {
+    callees.emplace(caller, callee);
+  });
+  return callees;
+}
+
+void for_each_call_edge(const Context &ctx, const EdgeVisitor &visit) {
+  const OutputModel &out = ctx.out;
+  for_each_direct_call_edge(ctx, visit);
   for (const auto &[caller, proto] : out.indirect_calls)
     if (caller)
       for (const auto &[target, target_proto] : out.address_taken)

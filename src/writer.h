@@ -21,5 +21,4 @@ void finish_late_sections(Context &ctx);
 // link never leaves a partial output).
 void commit_output(Context &ctx);
 
-
 } // namespace dlink
