@@ -92,6 +92,21 @@ bool weak_copy_held(const Context &ctx, const InputObject &obj, const ElfSymbol 
   return std::find(it->second.begin(), it->second.end(), obj.index) != it->second.end();
 }
 
+void mark_unreachable_functions(Context &ctx) {
+  for (InputObject *obj : ctx.inputs) {
+    if (obj->index >= ctx.reachable_functions.size())
+      continue;
+    const std::vector<bool> &flags = ctx.reachable_functions[obj->index];
+    for (u32 i = 1; i < obj->symbols.size() && i < flags.size() && i < obj->sym_map.size(); i++) {
+      OutputSymbol *sym = obj->sym_map[i];
+      if (flags[i] || !sym || obj->symbols[i].shndx == SHN_UNDEF)
+        continue;
+      sym->unreachable = true;
+      sym->pruned_entry = sym->is_entry();
+    }
+  }
+}
+
 void find_live_functions(Context &ctx) {
   const KernelFilter filter = kernel_filter(ctx);
   std::unordered_map<FunctionKey, std::vector<FunctionKey>, FunctionKeyHash> edges;
@@ -187,9 +202,11 @@ void find_live_functions(Context &ctx) {
     live.insert(target);
 
   ctx.live_functions.assign(ctx.inputs.size(), {});
-  // -g: no function is removed (nvlink keeps dead ones for the debugger).
-  if (ctx.opts.debug)
-    return;
+  // -g: no function is removed (nvlink keeps dead ones for the debugger),
+  // nor with --preserve-relocs; their flags are kept aside.
+  const bool removes = !ctx.opts.debug && !ctx.opts.preserve_relocs;
+  std::vector<std::vector<bool>> &into = removes ? ctx.live_functions : ctx.reachable_functions;
+  into.assign(ctx.inputs.size(), {});
   ctx.par.for_each_index(ctx.inputs.size(), [&](size_t k) {
     const InputObject *obj = ctx.inputs[k];
     std::vector<bool> flags(obj->symbols.size(), true);
@@ -198,7 +215,7 @@ void find_live_functions(Context &ctx) {
       if (s.type() == STT_FUNC)
         flags[i] = live.count(key_of(*obj, s)) > 0;
     }
-    ctx.live_functions[obj->index] = std::move(flags);
+    into[obj->index] = std::move(flags);
   });
 }
 

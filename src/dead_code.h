@@ -49,6 +49,22 @@ KernelFilter kernel_filter(const Context &ctx);
 // which runs first).
 void find_live_functions(Context &ctx);
 
+// -g and --preserve-relocs remove nothing, but nvlink still tells the
+// functions dead-code elimination would remove (ctx.reachable_functions)
+// from the others: marks their output symbols OutputSymbol::unreachable.
+//   * A kernel kernel pruning leaves out (--preserve-relocs), whose address
+//     is not taken, keeps its code as a device function would
+//     (OutputSymbol::pruned_entry: no MIN_STACK_SIZE, its own REGCOUNT, no
+//     records from its callees, no '^' in -dump-callgraph; measured with
+//     `tools/mode-sweep -- --preserve-relocs`: kernels_used_none,
+//     kused_nonroot_kernels_two, dlink_host_prune, pruned_kernel_constant2).
+//   * The records the only kernel takes from every function are ordered by
+//     the reachable ones alone (nv_info.cpp; an uncalled function using a
+//     barrier defined before a reached one using %ctaid.z: -g of a -G object
+//     and --preserve-relocs alike, kused_single_kernel_externs).
+// Runs after the merge.
+void mark_unreachable_functions(Context &ctx);
+
 // Whether `sym` of `obj` is not a weak function definition, or is one whose
 // copy held the definition when `obj` was merged (a holder, final or replaced).
 bool weak_copy_held(const Context &ctx, const InputObject &obj, const ElfSymbol &sym);

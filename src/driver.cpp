@@ -220,10 +220,11 @@ int run_link(Context &ctx) {
                ".nv.uft/.nv.udt) is not supported by dlink yet");
   pass("validate_inputs", validate_inputs);                // every input's structure checked (corrupt: fatal)
   pass("choose_weak_definitions", choose_weak_definitions); // weak functions: the copy kept (fewest registers)
-  if (!relocatable_output(ctx) && !opts.preserve_relocs)
-    pass("find_live_functions", find_live_functions);      // dead code: the functions that reach the output (-r, --preserve-relocs: all)
+  if (!relocatable_output(ctx))
+    pass("find_live_functions", find_live_functions);      // dead code: the functions that reach the output (-r: all)
   pass("collect_prototype_strings", collect_prototype_strings); // .strtab's first strings, dead code's too
   pass("merge_inputs", merge_inputs);                      // sections, symbols, relocations, metadata merged
+  mark_unreachable_functions(ctx);                         // -g, --preserve-relocs: what dead code would be
   // Unified functions and variables (PTX `.attribute(.unified(...))`: the
   // inputs' .nv.uft.entry/.nv.udt.entry) need an index file (-uidx): nvlink
   // stops after the merge, before undefined references, even when pruning

@@ -154,6 +154,12 @@ struct OutputSymbol {
   // A kernel kept by -kernels-used only because its address is taken
   // (merge.cpp is_non_root_kernel): no MIN_STACK_SIZE record.
   bool non_root_entry = false;
+  // A function dead-code elimination would remove, kept because -g or
+  // --preserve-relocs removes nothing (dead_code.h mark_unreachable_functions).
+  bool unreachable = false;
+  // Such a kernel (one kernel pruning leaves out, --preserve-relocs): a
+  // device function in the call graph.
+  bool pruned_entry = false;
   // A LOCAL OBJECT, STV_INTERNAL, undefined input symbol: ptxas's
   // `.nv.ptx.const0.size` (a device function's `isspacep.global`/`__isGlobal`
   // needs the kernel parameter window's size, unknown outside a kernel).
@@ -522,6 +528,9 @@ struct Context {
   // Per input, per symbol index: false for functions dead-code elimination
   // removed (see dead_code.h).
   std::vector<std::vector<bool>> live_functions;
+  // -g and --preserve-relocs remove no function: the same flags, for the
+  // functions dead-code elimination would remove (mark_unreachable_functions).
+  std::vector<std::vector<bool>> reachable_functions;
   // Set by read_inputs (input_files.h):
   // --register-link-binaries ids, link order (registration.h).
   std::vector<std::string> link_binary_ids;

@@ -231,7 +231,7 @@ std::vector<OutputSymbol *> functions_in_symbol_order(const Context &ctx) {
 }
 
 bool is_live_kernel(const OutputSymbol *k) {
-  return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry();
+  return !k->removed && k->defined() && k->type == STT_FUNC && k->is_entry() && !k->pruned_entry;
 }
 
 // The rewrite of .nv.info and every .nv.info.<f>.
@@ -260,13 +260,15 @@ private:
   // A kernel whose records take every function's (not the only kernel, or
   // a kernel -kernels-used keeps just for its address when it is not).
   bool takes_reached(const OutputSymbol *f) const {
-    return f && f->is_entry() && !(f->non_root_entry && root_kernel_count_ == 1);
+    return f && f->is_entry() && !f->pruned_entry && !(f->non_root_entry && root_kernel_count_ == 1);
   }
 
   void propagate_register_counts();
   void add_min_stack_sizes();
   void gather_function_facts();
   std::vector<OutputSymbol *> single_kernel_externs(const OutputSymbol *kernel, bool &others);
+  // The functions of the output, reachable ones only (dead_code.h), in
+  // definition order.
   std::vector<const OutputSymbol *> all_functions() const;
   // Every .nv.info.<f> rewritten: the records of each computed in
   // parallel, then the added records placed in section order (their place
@@ -323,7 +325,8 @@ private:
 // (device functions keep their own).
 void NvInfoPass::propagate_register_counts() {
   for (InfoRecord &r : module_->records) {
-    if (r.attr != EIATTR_REGCOUNT || !r.sym || r.payload.size() < 8 || !r.sym->is_entry())
+    if (r.attr != EIATTR_REGCOUNT || !r.sym || r.payload.size() < 8 || !r.sym->is_entry() ||
+        r.sym->pruned_entry)
       continue;
     u32 n = graph_.walk(r.sym).regs;
     // (The register count in a .text section's sh_info keeps the input's
@@ -422,7 +425,7 @@ std::vector<OutputSymbol *> NvInfoPass::single_kernel_externs(const OutputSymbol
 std::vector<const OutputSymbol *> NvInfoPass::all_functions() const {
   std::vector<const OutputSymbol *> fs;
   for (const auto &[f, sec] : info_of_)
-    if (!f->removed && f->defined())
+    if (!f->removed && f->defined() && !f->unreachable)
       fs.push_back(f);
   std::sort(fs.begin(), fs.end(), by_definition);
   return fs;
@@ -644,8 +647,8 @@ void NvInfoPass::rewrite_function_infos() {
 }
 
 NvInfoPass::Rewrite NvInfoPass::rewrite_function_info(OutputSection *sec) {
-  const bool single_kernel = root_kernel_count_ == 1 && sec->func && sec->func->is_entry() &&
-                             !sec->func->non_root_entry && !sec->func->removed;
+  const bool single_kernel = root_kernel_count_ == 1 && sec->func && is_live_kernel(sec->func) &&
+                             !sec->func->non_root_entry;
   std::vector<InfoRecord> kept;
   std::optional<InfoRecord> moved, created;
   const bool had_externs = std::any_of(sec->records.begin(), sec->records.end(),

@@ -327,21 +327,10 @@ const char *preserve_relocs_refusal(const Context &ctx) {
           return "with optimizer constant banks (.nv.constant2.<f>) for sm_100 and newer";
   if (ctx.opts.lto)
     return "with -dlto";
-  if (kernel_filter(ctx).mode != KernelFilter::Mode::All)
-    return "with -kernels-used, -variables-used or host-reference pruning";
-  for (const auto &[name, holders] : ctx.out.weak_holders)
-    if (holders.size() > 1)
-      return "with a weak function replaced by a later copy";
   // (nvlink keeps .nv_debug.shared's section symbol: dynamic_shared, mixed.)
   for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
     if (sym->extern_shared)
       return "with a dynamic extern __shared__ array";
-  for (const InputObject *obj : ctx.inputs)
-    for (const ElfSymbol &s : obj->symbols) {
-      // (nvlink keeps a lost copy's local symbols: cub_reduce, thrust_device.)
-      if (s.bind() == STB_WEAK && (s.other & STO_CUDA_ENTRY) && s.shndx != SHN_UNDEF)
-        return "with weak (template) kernels";
-    }
   return nullptr;
 }
 

@@ -149,6 +149,8 @@ void InputMerger::keep_place_for_later_winner(const ElfSection &in) {
   // calling a local slow-path helper, weak_helper_replaced; §15.6.)
   if (OutputSection *text = find_section(ctx_, target.name)) {
     reloc_section_for(ctx_, text, in.type == SHT_RELA);
+    if (ctx_.opts.preserve_relocs) // (weak_kernel_replaced, weak_helper_replaced)
+      resolved_rela_section_for(ctx_, text);
     if (in.type == SHT_RELA && wants_rel_twin(in, section_relocs(obj_, in)))
       reloc_section_for(ctx_, text, false);
   }

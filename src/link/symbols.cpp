@@ -511,9 +511,10 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
     sec = map_section(s.shndx);
   if (!sec && s.shndx != SHN_UNDEF && s.shndx < sec_map_.size() && is_dead_section(s.shndx)) {
     reserve_replaced_kernel_bank(s.shndx);
-    // (-r: the locals of a lost weak kernel copy's parameter bank, its
-    // `_param`, stay symbols of the kept copy's bank.)
-    if (relocatable_output(ctx_) && in_section(s.shndx).name.starts_with(".nv.constant0."))
+    // (-r, --preserve-relocs: the locals of a lost weak kernel copy's
+    // parameter bank, its `_param`, stay symbols of the kept copy's bank;
+    // weak_kernel_replaced.)
+    if ((relocatable_output(ctx_) || ctx_.opts.preserve_relocs) && in_section(s.shndx).name.starts_with(".nv.constant0."))
       sec = find_section(ctx_, in_section(s.shndx).name);
   }
   // (Per-function constant banks: ".nv.constant<N>.<f>"; not sm_100+'s
