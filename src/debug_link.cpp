@@ -25,22 +25,6 @@ bool compiled_with_device_debug(const InputObject &obj) {
 void check_debug_link(Context &ctx) {
   if (!ctx.opts.debug)
     return;
-  // -suppress-debug-info brings back part of the kernel pruning of a link
-  // without -g (a kernel the filter leaves out loses records) without
-  // removing code: not measured far enough (mode-sweep -- -g -suppress-debug-info: kernels_used_none,
-  // dlink_host_prune, glink_nvcc).
-  if (ctx.opts.suppress_debug_info) {
-    KernelFilter filter = kernel_filter(ctx);
-    if (filter.mode != KernelFilter::Mode::All)
-      for (const InputObject *obj : ctx.inputs)
-        for (const ElfSymbol &s : obj->symbols)
-          if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && (s.other & STO_CUDA_ENTRY) &&
-              !filter.keeps(s.name))
-            ctx.diag.fatal(fmt::format(
-                "-g -suppress-debug-info with a kernel that -kernels-used or host-reference "
-                "pruning leaves out ('{}') is not supported by dlink yet",
-                s.name));
-  }
   if (ctx.arch.is_mercury()) {
     for (const InputObject *obj : ctx.inputs) {
       if (compiled_with_device_debug(*obj))
