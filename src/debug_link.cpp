@@ -5,7 +5,9 @@
 #include "dead_code.h"
 #include "layout.h"
 #include "output_model.h"
+#include "relocatable.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -65,6 +67,61 @@ void place_debug_shared_symbols(Context &ctx) {
     if (!sym->dynamic_then_defined) // (one an input defines: the defined size)
       sym->size = 0;
   }
+}
+
+void place_preserved_dynamic_arrays(Context &ctx) {
+  if (!preserved_shared_internal(ctx) || relocatable_output(ctx))
+    return;
+  OutputSection *window = find_section(ctx, ".nv_debug.shared");
+  if (!window)
+    return;
+  // (Without a namespace-scope variable in .nv_debug.shared no reference
+  // to an array is listed: preserve_relocs_dynamic_deleted.)
+  if (debug_shared_variables_end(ctx) == 0)
+    return;
+  // (When nvlink drops unused symbols an array is worth all ones, as an
+  // unused variable is, unless the reserved window shifts it: on sm_90.
+  // sm_100+ shifts it later; sm_75-89 have no window. A dropped array that
+  // a listed reference names stops the link: differential-ptx seeds 1, 9,
+  // 21 at sm_75, sm_100, sm_120, preserve_relocs_dynamic.)
+  if (reserved_shared_bytes(ctx) == 0 || arch_format(ctx.arch).debug_shared_after_reserved_window) {
+    for (const OutputSection *sec : ctx.out.sections)
+      if (sec->kind == SectionKind::Reloc && sec->target && lists_dynamic_array_reference(ctx, *sec->target))
+        for (const OutputReloc &r : sec->relocs)
+          if (r.sym && r.sym->extern_shared && !r.sym->dynamic_then_defined)
+            ctx.diag.fatal("Internal error: reference to deleted symbol");
+    return;
+  }
+  // (Each after the last global symbol of the input that first named it,
+  // after the arrays placed there before it.)
+  const OutputSymbol *last_anchor = nullptr;
+  size_t at = 0;
+  for (const auto &[sym, anchor] : ctx.out.preserved_dynamic_arrays) {
+    if (!sym->extern_shared || sym->dynamic_then_defined)
+      continue;
+    if (anchor != last_anchor || !last_anchor) {
+      auto it = std::find(ctx.out.globals.begin(), ctx.out.globals.end(), anchor);
+      if (anchor && it == ctx.out.globals.end())
+        ctx.diag.fatal(fmt::format("--preserve-relocs: the symbol of the dynamic shared array '{}' "
+                                   "follows a removed symbol; not supported by dlink yet",
+                                   sym->name));
+      at = anchor ? static_cast<size_t>(it - ctx.out.globals.begin()) + 1 : 0;
+      last_anchor = anchor;
+    }
+    sym->bind = STB_GLOBAL;
+    sym->type = STT_OBJECT;
+    sym->other = 1; // STV_INTERNAL
+    sym->section = window;
+    sym->debug_shared_symbol = true;
+    sym->value = ~u64{0}; // (.symtab adds debug_shared_symbol_bias)
+    sym->size = 0;
+    // (its name: with the globals' at the end of .strtab)
+    ctx.out.globals.insert(ctx.out.globals.begin() + static_cast<std::ptrdiff_t>(at++), sym);
+  }
+}
+
+bool lists_dynamic_array_reference(const Context &ctx, const OutputSection &target) {
+  return target.func && !ctx.out.dynamic_shared_offset.count(target.func);
 }
 
 u64 debug_shared_symbol_bias(const Context &ctx, const OutputSymbol &sym, bool program_wide) {

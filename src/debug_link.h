@@ -42,13 +42,20 @@ void check_debug_link(Context &ctx);
 // symbols (with -suppress-debug-info nvlink handles shared memory as a link
 // without -g does: glink_suppress, probes v0, v2, dd.cu).
 //
-// --preserve-relocs (without -g) keeps the same symbols, STV_INTERNAL, as
-// its resolved relocations name them (measured with tools/differential-ptx
-// --mode preserve-relocs: module-scope .shared arrays used by one kernel,
-// in its section, or by several, in .nv_debug.shared).
+// --preserve-relocs keeps the same symbols, as its resolved relocations
+// name them (measured with tools/differential-ptx --mode preserve-relocs:
+// module-scope .shared arrays used by one kernel, in its section, or by
+// several, in .nv_debug.shared); STV_INTERNAL unless -g writes debug
+// information (preserved_shared_internal: `tools/mode-sweep --
+// --preserve-relocs -g`, shared_cross, glink_suppress).
+inline bool writes_debug_info(const Context &ctx) {
+  return ctx.opts.debug && !ctx.opts.suppress_debug_info;
+}
 inline bool debug_shared_symbols(const Context &ctx) {
-  return (ctx.opts.debug && !ctx.opts.suppress_debug_info) ||
-         (ctx.opts.preserve_relocs && !ctx.opts.debug);
+  return writes_debug_info(ctx) || ctx.opts.preserve_relocs;
+}
+inline bool preserved_shared_internal(const Context &ctx) {
+  return ctx.opts.preserve_relocs && !writes_debug_info(ctx);
 }
 
 // -g: an `extern __shared__` array (dynamic shared memory) is a global
@@ -61,6 +68,26 @@ inline bool debug_shared_symbols(const Context &ctx) {
 // functions using it is refused. Called by layout_memory once the dynamic
 // window is laid out. No-op without -g.
 void place_debug_shared_symbols(Context &ctx);
+
+// --preserve-relocs without debug information, once a namespace-scope
+// __shared__ variable lies in .nv_debug.shared (else nothing is listed and
+// no array has a symbol): the references to a dynamic array from functions
+// no kernel reaches are listed (resolved with all ones), against the
+// array's symbol, a GLOBAL STV_INTERNAL OBJECT of .nv_debug.shared, size 0,
+// after the last global symbol of the input that first names the array,
+// worth all ones plus the reserved window (0x3ff) on sm_90/sm_90a. On
+// sm_75-89 and sm_100+ the symbol is worth all ones when nvlink drops
+// unused symbols, so it is dropped, and a listed reference to it stops the
+// link ("Internal error: reference to deleted symbol"). References from
+// functions a kernel reaches are resolved unlisted. Measured with
+// tools/differential-ptx --mode preserve-relocs (seeds 1-100), PTX probes
+// and the golden cases preserve_relocs_dynamic, _dynamic_deleted. Called by
+// layout_memory.
+void place_preserved_dynamic_arrays(Context &ctx);
+
+// Whether a reference to a dynamic array from `target` is one of those:
+// code of a function no kernel reaches.
+bool lists_dynamic_array_reference(const Context &ctx, const OutputSection &target);
 
 // What .symtab adds to a __shared__ symbol's offset: the reserved prefix
 // for a kernel's own variables (-g, not -r), namespace-scope ones, and

@@ -304,11 +304,10 @@ void layout_shared(Context &ctx) {
       // the input's addend, the reserved prefix) and -g gives it no symbol
       // and no name (glink_namespace_shared, gdebug_unused_shared).
       v->value = ~u64{0};
-      if (v->debug_shared_symbol && ctx.opts.preserve_relocs &&
-          !arch_format(ctx.arch).preserved_debug_relocs && named_by_debug_relocation(ctx, v))
-        ctx.diag.fatal(fmt::format("--preserve-relocs with debug information naming the unused "
-                                   "shared variable '{}' is not supported by dlink yet for {}",
-                                   v->name, ctx.arch.name()));
+      // (--preserve-relocs: DWARF naming it stops nvlink, every target:
+      // gdebug_unused_shared, glink_namespace_shared, glink_suppress_shared.)
+      if (v->debug_shared_symbol && ctx.opts.preserve_relocs && named_by_debug_relocation(ctx, v))
+        ctx.diag.fatal("Internal error: reference to deleted symbol");
       if (v->debug_shared_symbol)
         forget_symbol(ctx, v);
       continue;
@@ -546,6 +545,7 @@ void layout_memory(Context &ctx) {
   layout_shared(ctx);
   layout_dynamic_shared(ctx);
   place_debug_shared_symbols(ctx);
+  place_preserved_dynamic_arrays(ctx);
   std::vector<OutputSection *> all = ctx.out.sections;
   all.insert(all.end(), ctx.out.deferred_sections.begin(), ctx.out.deferred_sections.end());
   // The __constant__ variables share one 64 KiB bank (every target;

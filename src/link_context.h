@@ -340,6 +340,10 @@ struct OutputModel {
   NameMap<OutputSection *> section_by_name;
   NameMap<OutputSymbol *> global_by_name;
   NameMap<OutputSymbol *> extern_shared_by_name;
+  // --preserve-relocs without debug information: each dynamic array, in
+  // the order first seen, with the last global symbol of the input that
+  // first saw it (its symbol, if it gets one, follows; debug_link.h).
+  std::vector<std::pair<OutputSymbol *, const OutputSymbol *>> preserved_dynamic_arrays;
   // Per function: where dynamic shared memory starts for the kernels that
   // reach it (layout).
   std::unordered_map<const OutputSymbol *, u64> dynamic_shared_offset;

@@ -55,6 +55,8 @@ void InputMerger::run() {
   merge_other_symbols();
   merge_section_symbols();
   merge_section_contents();
+  for (OutputSymbol *sym : new_dynamic_arrays_)
+    ctx_.out.preserved_dynamic_arrays.emplace_back(sym, ctx_.out.globals.empty() ? nullptr : ctx_.out.globals.back());
   obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
   for (u32 k = 0; k < obj_.symbols.size(); k++)
     obj_.dropped_debug_copies[k] = debug_copy_dropped(k);

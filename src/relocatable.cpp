@@ -4,6 +4,7 @@
 #include "relocatable.h"
 
 #include "dead_code.h"
+#include "debug_link.h"
 #include "output_model.h"
 
 #include "mercury/relocatable_link.h"
@@ -315,8 +316,6 @@ namespace {
 // `tools/mode-sweep -- --preserve-relocs`: their images differ or are not
 // modelled; docs/notes/relocatable.md), or nullptr.
 const char *preserve_relocs_refusal(const Context &ctx) {
-  if (ctx.opts.debug)
-    return "with -g";
   // (sm_100+: nvlink keeps the optimizer banks' .nv.constant.optimizer.*
   // working names and lists their relocations: empty_rela_constant2,
   // recursion.)
@@ -327,10 +326,19 @@ const char *preserve_relocs_refusal(const Context &ctx) {
           return "with optimizer constant banks (.nv.constant2.<f>) for sm_100 and newer";
   if (ctx.opts.lto)
     return "with -dlto";
-  // (nvlink keeps .nv_debug.shared's section symbol: dynamic_shared, mixed.)
-  for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
-    if (sym->extern_shared)
-      return "with a dynamic extern __shared__ array";
+  // (A -r output's kernel instances of dynamic arrays become WEAK symbols
+  // among nvlink's locals, worth 0x3ff: relocatable_two_stage_shared, one
+  // observation.)
+  for (const InputObject *obj : ctx.inputs)
+    for (const ElfSymbol &s : obj->symbols)
+      if (s.name == "externsharedinstance")
+        return "with an input from a relocatable link (-r) holding dynamic shared arrays "
+               "(externsharedinstance)";
+  // (With -g's debug information: not measured.)
+  if (writes_debug_info(ctx))
+    for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
+      if (sym->extern_shared)
+        return "-g with a dynamic extern __shared__ array";
   return nullptr;
 }
 

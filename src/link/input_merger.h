@@ -354,6 +354,8 @@ private:
   std::set<u32> winner_elsewhere_;
   // Per input section: byte ranges of weak variables whose definition lost.
   std::map<u32, std::vector<std::pair<u64, u64>>> dropped_ranges_;
+  // Dynamic arrays this input is the first to name (--preserve-relocs).
+  std::vector<OutputSymbol *> new_dynamic_arrays_;
 
 public:
   bool multiple_definition_ = false;

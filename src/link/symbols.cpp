@@ -447,7 +447,10 @@ OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool crea
   if (auto it = map.find(name); it != map.end())
     return it->second;
   OutputSymbol *sym = nullptr;
-  if (debug_shared_symbols(ctx_) && (creates_section || sized) && name.find('\x1f') == std::string_view::npos) {
+  // (--preserve-relocs without debug information: a dynamic array gets its
+  // symbol after the layout, if at all; debug_link.h.)
+  const bool symbol_now = preserved_shared_internal(ctx_) ? sized : creates_section || sized;
+  if (debug_shared_symbols(ctx_) && symbol_now && name.find('\x1f') == std::string_view::npos) {
     // -g: the array is a global symbol of .nv_debug.shared (debug_link.h),
     // in the global array from here on; never found by name (a variable
     // of the same name in another memory space is an error of its own).
@@ -459,12 +462,15 @@ OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool crea
     sym->type = STT_OBJECT;
     sym->section = find_section(ctx_, ".nv_debug.shared");
     sym->debug_shared_symbol = true;
-    if (ctx_.opts.preserve_relocs)
+    if (preserved_shared_internal(ctx_))
       sym->other = 1; // STV_INTERNAL (shared_cross)
   } else {
     sym = ctx_.arena.make<OutputSymbol>();
     sym->name = ctx_.arena.save(name);
     sym->create_seq = ctx_.out.next_seq++; // (orders the undefined-reference errors)
+    if (preserved_shared_internal(ctx_) && !relocatable_output(ctx_) && !sized &&
+        name.find('\x1f') == std::string_view::npos)
+      new_dynamic_arrays_.push_back(sym);
   }
   sym->extern_shared = true;
   map.emplace(sym->name, sym);
@@ -481,13 +487,13 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
     OutputSymbol *sym = extern_shared_symbol(key);
     // (--preserve-relocs: the resolved relocations name it; measured with
     // tools/differential-ptx --mode preserve-relocs.)
-    const bool symbol = debug_shared_symbols(ctx_) || (ctx_.opts.preserve_relocs && !ctx_.opts.debug);
+    const bool symbol = debug_shared_symbols(ctx_);
     if (symbol && !sym->debug_shared_symbol) {
       // -g: a local OBJECT symbol of its own name, created here
       // (debug_link.h); the layout still finds it by the per-input key.
       OutputSymbol *local = create_local(ctx_, s.name);
       local->type = STT_OBJECT;
-      if (ctx_.opts.preserve_relocs)
+      if (preserved_shared_internal(ctx_))
         local->other = static_cast<u8>((local->other & ~3) | 1); // STV_INTERNAL
       local->section = sym->section ? sym->section : find_section(ctx_, ".nv_debug.shared");
       local->debug_shared_symbol = true;
@@ -570,8 +576,8 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
   if (sec->kind == SectionKind::DebugShared)
     out->value = s.value; // (-r: the alignment, as in the input)
   // (--preserve-relocs: a kernel's own __shared__ variable, kept as a local
-  // symbol, is written STV_INTERNAL; measured without -g.)
-  if (ctx_.opts.preserve_relocs && !ctx_.opts.debug && !relocatable_output(ctx_) &&
+  // symbol, is written STV_INTERNAL; not when -g writes debug information.)
+  if (preserved_shared_internal(ctx_) && !relocatable_output(ctx_) &&
       sec->kind == SectionKind::Shared && out->bind == STB_LOCAL)
     out->other = static_cast<u8>((out->other & ~3) | 1);
   if (sec->kind == SectionKind::Shared && (s.other & 0xe0) == STO_CUDA_SHARED) {

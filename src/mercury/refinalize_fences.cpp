@@ -449,16 +449,31 @@ bool function_alone(const Context &ctx, const OutputSection &text, const OutputS
   return true;
 }
 
-// Relocations: none into the code, none against it but the FDE's, the line
-// tables' and (-G) those of .debug_info and .debug_loc, whose addends are
-// code offsets (high_pc fn + size, location ranges; §21). Their new addends.
-using AddendRewrites = std::vector<std::pair<OutputReloc *, i64>>;
+// Relocations: none into the code but the resolved ones --preserve-relocs
+// lists (their offsets move with their instructions; nvlink's
+// gdebug_dynamic_location with --preserve-relocs, sm_100), none against it
+// but the FDE's, the line tables' and (-G) those of .debug_info and
+// .debug_loc, whose addends are code offsets (high_pc fn + size, location
+// ranges; §21). Their new addends and offsets.
+struct AddendRewrites {
+  std::vector<std::pair<OutputReloc *, i64>> addends;
+  std::vector<std::pair<OutputReloc *, u64>> offsets;
+};
 std::optional<AddendRewrites> rewrite_dwarf_addends(Context &ctx, const OutputSection &text,
                                                     const OutputSymbol *fn, const OffsetMap &map) {
-  AddendRewrites addends;
+  AddendRewrites rewrites;
   for (OutputSection *rs : ctx.out.sections) {
     if (rs->removed || !rs->target)
       continue;
+    if (rs->target == &text && rs->resolved_rela) {
+      for (OutputReloc &r : rs->relocs) {
+        std::optional<u64> at = map(r.offset / 16 * 16);
+        if (!at)
+          return std::nullopt;
+        rewrites.offsets.emplace_back(&r, *at + r.offset % 16);
+      }
+      continue;
+    }
     if (rs->target == &text && !rs->relocs.empty())
       return std::nullopt;
     if (rs->target->name == ".debug_frame" || rs->target->name == ".debug_line" ||
@@ -475,10 +490,10 @@ std::optional<AddendRewrites> rewrite_dwarf_addends(Context &ctx, const OutputSe
       std::optional<u64> a = map.or_end(u64(r.addend));
       if (!a)
         return std::nullopt;
-      addends.emplace_back(&r, i64(*a));
+      rewrites.addends.emplace_back(&r, i64(*a));
     }
   }
-  return addends;
+  return rewrites;
 }
 
 // Other debug data would hold code offsets too (line tables and -G's
@@ -713,8 +728,10 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
     frame->fde->sec->data = std::move(frame->frame);
   for (auto &[table, bytes] : *lines)
     table->data = std::move(bytes);
-  for (auto &[r, a] : *addends)
+  for (auto &[r, a] : addends->addends)
     r->addend = a;
+  for (auto &[r, at] : addends->offsets)
+    r->offset = at;
   if (reg_map)
     reg_map->data = std::move(reg_bytes);
   mercury_state(ctx).capsule_replacement[&text] = std::move(*capsule);

@@ -108,8 +108,16 @@ struct SectionResult {
 // data (whose values go into the capsule), in the SASS and the
 // capsule-Mercury sections alike.
 bool listed_when_preserved(const Context &ctx, const OutputSection &target, const OutputReloc &r) {
-  if (!ctx.opts.preserve_relocs || (r.sym && (r.sym->internal_undefined_object || r.sym->extern_shared)))
+  if (!ctx.opts.preserve_relocs || (r.sym && r.sym->internal_undefined_object))
     return false;
+  // (A dynamic array: only from a function no kernel reaches, once the
+  // array has a symbol; debug_link.h place_preserved_dynamic_arrays.)
+  // (-r: the arrays are defined in .nv_debug.shared, the kernels' own
+  // references go to their instances: a device function's are listed;
+  // relocatable_dynamic_shared.)
+  if (r.sym && r.sym->extern_shared)
+    return preserved_shared_internal(ctx) && (r.sym->debug_shared_symbol || relocatable_output(ctx)) &&
+           lists_dynamic_array_reference(ctx, target);
   if (!arch_format(ctx.arch).preserved_debug_relocs &&
       !(target.flags & SHF_ALLOC) && target.type != SHT_CUDA_CAPMERC_TEXT) // (capsules are not allocated)
     return false;
@@ -235,11 +243,15 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
         if (!target->func) {
           s = r.sym->debug_shared_symbol ? r.sym->value : ~u64{0};
         } else {
+          // (--preserve-relocs without debug information: all ones in a
+          // function no kernel reaches; debug_link.h.)
           auto it = ctx.out.dynamic_shared_offset.find(target->func);
-          s = it == ctx.out.dynamic_shared_offset.end() ? 0 : it->second;
+          s = it != ctx.out.dynamic_shared_offset.end() ? it->second
+              : preserved_shared_internal(ctx)         ? ~u64{0}
+                                                       : 0;
         }
         if (r.sym->dynamic_then_defined) // (merge: nvlink's all-ones address; -g: the
-          s = debug_shared_symbols(ctx) ? 0 : ~u64{0}; // symbol's, 0 in .nv_debug.shared)
+          s = writes_debug_info(ctx) ? 0 : ~u64{0}; // symbol's, 0 in .nv_debug.shared)
       }
       in.address = s + r.bias + static_cast<u64>(r.addend);
       in.bank = r.sym ? constant_bank(r.sym->section) : 0;
