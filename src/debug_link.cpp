@@ -99,6 +99,13 @@ void place_preserved_dynamic_arrays(Context &ctx) {
   for (const auto &[sym, anchor] : ctx.out.preserved_dynamic_arrays) {
     if (!sym->extern_shared || sym->dynamic_then_defined)
       continue;
+    // (A -r output's kernel instances of dynamic arrays: nvlink makes them
+    // WEAK symbols among its locals, worth 0x3ff; relocatable_two_stage_shared,
+    // one observation.)
+    if (sym->name == "externsharedinstance")
+      ctx.diag.fatal("--preserve-relocs with an input from a relocatable link (-r) holding dynamic shared "
+                     "arrays (externsharedinstance) beside a program-wide shared variable is not "
+                     "supported by dlink yet");
     if (anchor != last_anchor || !last_anchor) {
       auto it = std::find(ctx.out.globals.begin(), ctx.out.globals.end(), anchor);
       if (anchor && it == ctx.out.globals.end())

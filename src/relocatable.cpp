@@ -326,14 +326,6 @@ const char *preserve_relocs_refusal(const Context &ctx) {
           return "with optimizer constant banks (.nv.constant2.<f>) for sm_100 and newer";
   if (ctx.opts.lto)
     return "with -dlto";
-  // (A -r output's kernel instances of dynamic arrays become WEAK symbols
-  // among nvlink's locals, worth 0x3ff: relocatable_two_stage_shared, one
-  // observation.)
-  for (const InputObject *obj : ctx.inputs)
-    for (const ElfSymbol &s : obj->symbols)
-      if (s.name == "externsharedinstance")
-        return "with an input from a relocatable link (-r) holding dynamic shared arrays "
-               "(externsharedinstance)";
   // (With -g's debug information: not measured.)
   if (writes_debug_info(ctx))
     for (const auto &[name, sym] : ctx.out.extern_shared_by_name)

@@ -112,12 +112,15 @@ bool listed_when_preserved(const Context &ctx, const OutputSection &target, cons
     return false;
   // (A dynamic array: only from a function no kernel reaches, once the
   // array has a symbol; debug_link.h place_preserved_dynamic_arrays.)
-  // (-r: the arrays are defined in .nv_debug.shared, the kernels' own
-  // references go to their instances: a device function's are listed;
-  // relocatable_dynamic_shared.)
-  if (r.sym && r.sym->extern_shared)
-    return preserved_shared_internal(ctx) && (r.sym->debug_shared_symbol || relocatable_output(ctx)) &&
-           lists_dynamic_array_reference(ctx, target);
+  // (-r: the arrays are defined in .nv_debug.shared and the kernels' own
+  // references go to their instances: the others are listed, a device
+  // function's and DWARF's; relocatable_dynamic_shared, gdebug_dynamic_location.)
+  if (r.sym && r.sym->extern_shared) {
+    if (!preserved_shared_internal(ctx))
+      return false;
+    if (!relocatable_output(ctx) && !(r.sym->debug_shared_symbol && lists_dynamic_array_reference(ctx, target)))
+      return false;
+  }
   if (!arch_format(ctx.arch).preserved_debug_relocs &&
       !(target.flags & SHF_ALLOC) && target.type != SHT_CUDA_CAPMERC_TEXT) // (capsules are not allocated)
     return false;
