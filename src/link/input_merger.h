@@ -264,9 +264,12 @@ private:
   // `extern __shared__` arrays all live in the dynamic shared memory after a
   // kernel's static shared memory; nvlink records them with a
   // .nv_debug.shared section instead of symbols (created by the first
-  // shared symbol that is not a sized `extern`).
+  // shared symbol that is not a sized `extern`). `named`: false for an
+  // STV_INTERNAL one (a -r output's `externsharedinstance`), which -g lays
+  // out as an array (one address) but gives no symbol
+  // (relocatable_two_stage_dynamic, _shared with -g).
   OutputSymbol *extern_shared_symbol(std::string_view name, bool creates_section = true,
-                                     bool sized = false);
+                                     bool sized = false, bool named = true);
 
   // Local variables. Shared variables, a kernel's parameter-bank symbol and
   // nameless locals stay internal (they never reach the output); the others

@@ -385,7 +385,8 @@ void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
   // fields; docs/notes/diagnostics.md).
   // A sized `extern` seen after the dynamic one leaves it dynamic (an
   // ordinary dynamic array: the window after the static data).
-  OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size, s.size != 0);
+  OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size, s.size != 0,
+                                           (s.other & 3) != 1 /* STV_INTERNAL */);
   auto prior = ctx_.out.shared_declarations.find(s.name);
   const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
                              !prior->second.size && !prior->second.defined;
@@ -437,7 +438,8 @@ void InputMerger::check_shared_declaration(const ElfSymbol &s) {
   decl.size = s.size;
 }
 
-OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool creates_section, bool sized) {
+OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool creates_section, bool sized,
+                                               bool named) {
   if (creates_section && !find_section(ctx_, ".nv_debug.shared")) {
     OutputSection *sec =
         create_section(ctx_, ".nv_debug.shared", SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC, 16);
@@ -452,7 +454,7 @@ OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool crea
   OutputSymbol *sym = nullptr;
   // (--preserve-relocs without debug information: a dynamic array gets its
   // symbol after the layout, if at all; debug_link.h.)
-  const bool symbol_now = preserved_shared_internal(ctx_) ? sized : creates_section || sized;
+  const bool symbol_now = preserved_shared_internal(ctx_) ? named && sized : creates_section || sized;
   if (debug_shared_symbols(ctx_) && symbol_now && name.find('\x1f') == std::string_view::npos) {
     // -g: the array is a global symbol of .nv_debug.shared (debug_link.h),
     // in the global array from here on; never found by name (a variable
@@ -461,7 +463,8 @@ OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool crea
     sym->name = ctx_.arena.save(name);
     sym->bind = STB_GLOBAL;
     sym->create_seq = ctx_.out.next_seq++;
-    ctx_.out.globals.push_back(sym);
+    if (named) // (an STV_INTERNAL one has one address but no symbol)
+      ctx_.out.globals.push_back(sym);
     sym->type = STT_OBJECT;
     sym->section = find_section(ctx_, ".nv_debug.shared");
     sym->debug_shared_symbol = true;
