@@ -119,7 +119,20 @@ OutputSection *InputMerger::function_info_section(const std::string &name) {
 
 void InputMerger::merge_function_info(const ElfSection &in) {
   std::string name(in.name);
-  OutputSection *info = function_info_section(name);
+  // (A -r output's local functions of one name keep one section each:
+  // relocatable_two_stage_locals.)
+  const bool copy = local_function_sections_.count(".text." + name.substr(9)) &&
+                    std::count_if(obj_.elf.sections.begin(), obj_.elf.sections.end(),
+                                  [&](const ElfSection &s) { return s.name == in.name; }) > 1;
+  OutputSection *info = nullptr;
+  if (copy) {
+    OutputSection *&slot = copy_info_sections_[in.info];
+    if (!slot)
+      slot = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+    info = slot;
+  } else {
+    info = function_info_section(name);
+  }
   if (!info)
     info = own_info_sections_[name] = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
   if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
