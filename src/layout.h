@@ -14,6 +14,11 @@ u64 reserved_shared_bytes(const Context &ctx);
 // shared and uninitialised globals NOBITS) and drops empty sections.
 void layout_memory(Context &ctx);
 
+// Where each dynamic `extern __shared__` array starts in the functions
+// using it (ctx.out.dynamic_shared_offset), the kernels' shared sections
+// grown to it (also -r -g: relocatable.h define_relocatable_dynamic_shared).
+void layout_dynamic_shared(Context &ctx);
+
 // Device functions' own constant banks copied into the kernels' banks (part
 // of layout_memory on sm_75-90; on sm_100+ called after the texture header
 // slots, whose banks nvlink creates first).

@@ -5,6 +5,7 @@
 
 #include "dead_code.h"
 #include "debug_link.h"
+#include "layout.h"
 #include "output_model.h"
 
 #include "mercury/relocatable_link.h"
@@ -62,12 +63,6 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
   bool dynamic = false;
   for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
     dynamic = dynamic || is_dynamic_array(sym);
-  // With -g nvlink lays the arrays out as an executable link does (a
-  // value for the array's symbol, the kernels' sections sized, the
-  // references applied); not reproduced yet.
-  if (dynamic && ctx.opts.debug)
-    ctx.diag.fatal("-r (relocatable link) with -g and a dynamic shared array (extern __shared__) is "
-                   "not supported by dlink yet");
   if (dynamic)
     for (const InputObject *in : ctx.inputs)
       for (const ElfSymbol &s : in->symbols)
@@ -228,6 +223,43 @@ u64 packed_size(std::vector<const OutputSymbol *> vars) {
   return end;
 }
 
+// A kernel's shared section, kept for its dynamic arrays (created if no
+// input had it: then without a section symbol, measured; `restored` says so).
+OutputSection *kernel_shared_section(Context &ctx, OutputSymbol *kernel, bool *restored = nullptr) {
+  std::string name = fmt::format(".nv.shared.{}", kernel->name);
+  OutputSection *shared = find_section(ctx, name);
+  if (!shared) {
+    shared = create_section(ctx, name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, 1);
+    shared->func = kernel;
+  }
+  if (restored)
+    *restored = shared->removed;
+  if (shared->removed) { // (finish_relocatable dropped it empty: no input had it)
+    shared->removed = false;
+    shared->symbol->removed = true;
+  }
+  return shared;
+}
+
+// The size of a kernel's section with its dynamic window.
+void add_dynamic_window(OutputSection *shared) {
+  std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
+  shared->align = std::max(shared->align, kDynamicWindowAlign);
+  shared->size = align_to(size_with_dynamic_slot(shared->size, packed_size(own)), kDynamicWindowAlign);
+}
+
+// The kernels whose own code refers to a dynamic array.
+std::vector<OutputSymbol *> kernels_using_dynamic_arrays(const Context &ctx) {
+  std::vector<OutputSymbol *> kernels;
+  for (const OutputSection *rel : ctx.out.sections)
+    if (rel->kind == SectionKind::Reloc && rel->target && rel->target->func &&
+        rel->target->func->is_entry() && !rel->removed &&
+        std::any_of(rel->relocs.begin(), rel->relocs.end(), [](const OutputReloc &r) { return is_dynamic_array(r.sym); }) &&
+        std::find(kernels.begin(), kernels.end(), rel->target->func) == kernels.end())
+      kernels.push_back(rel->target->func);
+  return kernels;
+}
+
 } // namespace
 
 void define_relocatable_dynamic_shared(Context &ctx) {
@@ -252,6 +284,35 @@ void define_relocatable_dynamic_shared(Context &ctx) {
                   [](const InputObject *in) { return in->elf.section_named(".nv_debug.shared"); }))
     debug->symbol->removed = false;
   debug->size = size_with_dynamic_slot(debug->size, content);
+  // -g: the arrays are laid out as an executable link lays them out (one
+  // start per array, the kernels' sections grown to it), the references
+  // applied, no instances (glink_dynamic_arrays, _program_wide, glink_shared
+  // with -r). The merge made each array's symbol where it first saw it.
+  // (The window's rule then applies to the kernels using one directly:
+  // glink_dynamic_arrays' k2, 0x10 bytes of its own, is 0x20. A section no
+  // input had keeps its section symbol when the layout grew it:
+  // dyn_shared_debug_info_nog's k2 with -r -g, not glink_shared's kdyn.)
+  if (writes_debug_info(ctx)) {
+    std::vector<std::pair<OutputSection *, bool>> windows;
+    for (OutputSymbol *kernel : kernels_using_dynamic_arrays(ctx)) {
+      bool restored = false;
+      OutputSection *shared = kernel_shared_section(ctx, kernel, &restored);
+      windows.emplace_back(shared, restored);
+    }
+    layout_dynamic_shared(ctx);
+    place_debug_shared_symbols(ctx);
+    for (auto &[shared, restored] : windows) {
+      if (restored && shared->size > 0)
+        shared->symbol->removed = false;
+      add_dynamic_window(shared);
+    }
+    for (OutputSymbol *sym : arrays) {
+      sym->section = debug;
+      sym->type = STT_CUDA_VARIABLE;
+      sym->other = STO_CUDA_SHARED;
+    }
+    return;
+  }
   // Each array: a GLOBAL variable of .nv_debug.shared, value and size 0,
   // among the globals where the merge first saw it.
   for (OutputSymbol *sym : arrays) {
@@ -279,20 +340,10 @@ void define_relocatable_dynamic_shared(Context &ctx) {
       if (!is_dynamic_array(r.sym))
         continue;
       if (!instance) {
-        std::string name = fmt::format(".nv.shared.{}", kernel->name);
-        OutputSection *shared = find_section(ctx, name);
-        if (!shared) {
-          shared = create_section(ctx, name, SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, 1);
-          shared->func = kernel;
-        }
-        if (shared->removed) { // (finish_relocatable dropped it empty: no input had it)
-          shared->removed = false;
-          shared->symbol->removed = true; // (measured: no section symbol)
-        }
+        OutputSection *shared = kernel_shared_section(ctx, kernel);
         std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
         u64 packed = packed_size(own);
-        shared->align = std::max(shared->align, kDynamicWindowAlign);
-        shared->size = align_to(size_with_dynamic_slot(shared->size, packed), kDynamicWindowAlign);
+        add_dynamic_window(shared);
         instance = ctx.arena.make<OutputSymbol>();
         instance->name = "externsharedinstance";
         instance->bind = STB_WEAK;

@@ -443,10 +443,9 @@ OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool crea
   if (creates_section && !find_section(ctx_, ".nv_debug.shared")) {
     OutputSection *sec =
         create_section(ctx_, ".nv_debug.shared", SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC, 16);
-    // (-g, --preserve-relocs: debug_link.h; -r --preserve-relocs as -r:
-    // preserve_relocs_dynamic_deleted.)
-    sec->symbol->removed =
-        !debug_shared_symbols(ctx_) || (relocatable_output(ctx_) && !writes_debug_info(ctx_));
+    // (-g, --preserve-relocs: debug_link.h; -r decides later, relocatable.h:
+    // preserve_relocs_dynamic_deleted, glink_dynamic_arrays with -r.)
+    sec->symbol->removed = !debug_shared_symbols(ctx_) || relocatable_output(ctx_);
   }
   auto &map = ctx_.out.extern_shared_by_name;
   if (auto it = map.find(name); it != map.end())
