@@ -71,6 +71,9 @@ struct ArchFormat {
   // base (mercury/relocatable_link.cpp); otherwise they are resolved with
   // S = 0 and dropped (docs/notes/relocatable.md).
   bool relocatable_keeps_texture_relocs = false;
+  // -r: .debug_info's references to .debug_line (DW_AT_stmt_list) are
+  // kept, not applied (gdebug_2tu with -r).
+  bool relocatable_keeps_debug_info_line_relocs = false;
   // -r: the constant bank written into a constant-field relocation against
   // an undefined symbol (texture reference, undefined __constant__), and
   // the relocation types it was measured in (others are refused).
@@ -106,6 +109,7 @@ inline const ArchFormat &arch_format(const Arch &arch) {
       .empty_compat_has_features_record = true,
       .relocatable_without_phentsize = true,
       .relocatable_keeps_texture_relocs = true,
+      .relocatable_keeps_debug_info_line_relocs = true,
       .relocatable_undefined_bank = 3,
       .relocatable_undefined_bank_types = {reloc_type::R_CUDA_CONST_FIELD22_37,
                                            reloc_type::R_CUDA_CONST_FIELD22_37},

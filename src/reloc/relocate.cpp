@@ -165,6 +165,13 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       if (action == Action::Keep && relocatable_output(ctx) && desc && r.sym &&
           is_bound_texture_type(r.sym->type) && !format.relocatable_keeps_texture_relocs)
         action = Action::Apply;
+      // -r, sm_100+: .debug_info's references to .debug_line stay for the
+      // final link (the bytes as the input has them; .debug_abbrev's are
+      // applied).
+      if (action == Action::Apply && relocatable_output(ctx) && format.relocatable_keeps_debug_info_line_relocs &&
+          target->name == ".debug_info" && r.sym && r.sym->is_section_symbol && r.sym->section &&
+          r.sym->section->name == ".debug_line")
+        action = Action::Keep;
       // (-r: a kept UNIFIED relocation keeps its type for the final link.)
       if (action == Action::Keep && relocatable_output(ctx))
         r.type = input_type;
