@@ -148,8 +148,8 @@ std::string describe_callgraph(const Context &ctx) {
     }
     // (-kernels-used: a kernel kept only because its address is taken is
     // no entry point here, when exactly one kernel is kept.)
-    if (f->is_entry() && !f->pruned_entry && (filter.mode != KernelFilter::Mode::KernelsUsed || filter.keeps(f->name) ||
-                          ctx.kept_kernel_count != 1))
+    if (f->is_entry() && !f->pruned_entry &&
+        (filter.mode != KernelFilter::Mode::KernelsUsed || filter.keeps(f->name) || ctx.kept_kernel_count != 1))
       text += '^';
     if (out.address_taken_syms.count(f))
       text += '&';

@@ -44,6 +44,11 @@ void InputMerger::run() {
     if (s.type() == STT_FUNC && s.bind() == STB_LOCAL && s.shndx != SHN_UNDEF && s.shndx < sec_map_.size())
       local_function_sections_.insert(in_section(s.shndx).name);
   }
+  // Section names held twice (a -r output's local functions of one name).
+  std::set<std::string_view> seen;
+  for (const ElfSection &sec : obj_.elf.sections)
+    if (!seen.insert(sec.name).second)
+      repeated_section_names_.insert(sec.name);
   // Weak functions an earlier input already defined (live or not).
   for (u32 i = 1; i < obj_.symbols.size(); i++) {
     const ElfSymbol &s = obj_.symbols[i];
@@ -55,8 +60,9 @@ void InputMerger::run() {
   merge_other_symbols();
   merge_section_symbols();
   merge_section_contents();
+  const OutputSymbol *last_global = ctx_.out.globals.empty() ? nullptr : ctx_.out.globals.back();
   for (OutputSymbol *sym : new_dynamic_arrays_)
-    ctx_.out.preserved_dynamic_arrays.emplace_back(sym, ctx_.out.globals.empty() ? nullptr : ctx_.out.globals.back());
+    ctx_.out.preserved_dynamic_arrays.emplace_back(sym, last_global);
   obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
   for (u32 k = 0; k < obj_.symbols.size(); k++)
     obj_.dropped_debug_copies[k] = debug_copy_dropped(k);

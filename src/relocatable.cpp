@@ -254,7 +254,8 @@ std::vector<OutputSymbol *> kernels_using_dynamic_arrays(const Context &ctx) {
   for (const OutputSection *rel : ctx.out.sections)
     if (rel->kind == SectionKind::Reloc && rel->target && rel->target->func &&
         rel->target->func->is_entry() && !rel->removed &&
-        std::any_of(rel->relocs.begin(), rel->relocs.end(), [](const OutputReloc &r) { return is_dynamic_array(r.sym); }) &&
+        std::any_of(rel->relocs.begin(), rel->relocs.end(),
+                    [](const OutputReloc &r) { return is_dynamic_array(r.sym); }) &&
         std::find(kernels.begin(), kernels.end(), rel->target->func) == kernels.end())
       kernels.push_back(rel->target->func);
   return kernels;

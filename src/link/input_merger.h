@@ -345,8 +345,10 @@ private:
   NameMap<u32> function_definitions_;
   std::map<std::string, OutputSection *> own_info_sections_;
   // A -r output's local functions of one name (several first-stage inputs'
-  // copies): the .nv.info.<f> of each copy, by the index of its code section.
+  // copies): the .nv.info.<f> of each copy, by the index of its code section;
+  // the section names the input holds more than once.
   std::map<u32, OutputSection *> copy_info_sections_;
+  std::set<std::string_view> repeated_section_names_;
   std::vector<OutputSection *> sec_map_;
   std::vector<u64> sec_off_;
   std::vector<OutputSymbol *> sym_map_;

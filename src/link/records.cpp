@@ -121,9 +121,8 @@ void InputMerger::merge_function_info(const ElfSection &in) {
   std::string name(in.name);
   // (A -r output's local functions of one name keep one section each:
   // relocatable_two_stage_locals.)
-  const bool copy = local_function_sections_.count(".text." + name.substr(9)) &&
-                    std::count_if(obj_.elf.sections.begin(), obj_.elf.sections.end(),
-                                  [&](const ElfSection &s) { return s.name == in.name; }) > 1;
+  const bool copy = repeated_section_names_.count(in.name) &&
+                    local_function_sections_.count(".text." + name.substr(9));
   OutputSection *info = nullptr;
   if (copy) {
     OutputSection *&slot = copy_info_sections_[in.info];

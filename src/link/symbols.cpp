@@ -525,7 +525,8 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
     // (-r, --preserve-relocs: the locals of a lost weak kernel copy's
     // parameter bank, its `_param`, stay symbols of the kept copy's bank;
     // weak_kernel_replaced.)
-    if ((relocatable_output(ctx_) || ctx_.opts.preserve_relocs) && in_section(s.shndx).name.starts_with(".nv.constant0."))
+    if ((relocatable_output(ctx_) || ctx_.opts.preserve_relocs) &&
+        in_section(s.shndx).name.starts_with(".nv.constant0."))
       sec = find_section(ctx_, in_section(s.shndx).name);
   }
   // (Per-function constant banks: ".nv.constant<N>.<f>"; not sm_100+'s

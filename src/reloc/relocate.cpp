@@ -118,7 +118,8 @@ bool listed_when_preserved(const Context &ctx, const OutputSection &target, cons
   if (r.sym && r.sym->extern_shared) {
     if (!preserved_shared_internal(ctx))
       return false;
-    if (!relocatable_output(ctx) && !(r.sym->debug_shared_symbol && lists_dynamic_array_reference(ctx, target)))
+    if (!relocatable_output(ctx) &&
+        !(r.sym->debug_shared_symbol && lists_dynamic_array_reference(ctx, target)))
       return false;
   }
   if (!arch_format(ctx.arch).preserved_debug_relocs &&
@@ -168,8 +169,8 @@ void apply_section(const Context &ctx, OutputSection *sec, SectionResult &out) {
       // -r, sm_100+: .debug_info's references to .debug_line stay for the
       // final link (the bytes as the input has them; .debug_abbrev's are
       // applied).
-      if (action == Action::Apply && relocatable_output(ctx) && format.relocatable_keeps_debug_info_line_relocs &&
-          target->name == ".debug_info" && r.sym && r.sym->is_section_symbol && r.sym->section &&
+      if (action == Action::Apply && relocatable_output(ctx) &&
+          format.relocatable_keeps_debug_info_line_relocs && target->name == ".debug_info" && r.sym && r.sym->is_section_symbol && r.sym->section &&
           r.sym->section->name == ".debug_line")
         action = Action::Keep;
       // (-r: a kept UNIFIED relocation keeps its type for the final link.)
