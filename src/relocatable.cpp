@@ -47,16 +47,25 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
           ++weak_banks[s.name] == 2)
         refuse(*in, fmt::format("the weak function '{}' with its own constant bank in several inputs",
                                 s.name));
-  // Dynamic shared arrays in shapes not measured: a relocatable link's
+  // Dynamic shared arrays in a shape not measured: a relocatable link's
   // output whose kernels already refer to them through
-  // `externsharedinstance` (nvlink merges those and adds its own), and an
-  // array defined after it was declared dynamic (nvlink writes it as an
-  // ordinary variable).
+  // `externsharedinstance` (nvlink merges those and adds its own).
   for (const InputObject *in : ctx.inputs)
     for (const ElfSymbol &s : in->symbols)
       if (s.is_shared_variable() && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && !s.size)
         refuse(*in, fmt::format("the dynamic shared array reference '{}' of a relocatable link's output",
                                 s.name));
+  // (sm_100+: an array defined after its dynamic declaration needs its
+  // Mercury symbol, not modelled; the image differed.)
+  if (ctx.arch.is_mercury())
+    for (const InputObject *in : ctx.inputs)
+      for (const ElfSymbol &s : in->symbols)
+        if (s.is_shared_variable() && s.shndx != SHN_UNDEF && s.bind() != STB_LOCAL)
+          if (auto it = ctx.out.extern_shared_by_name.find(s.name);
+              it != ctx.out.extern_shared_by_name.end() && it->second->dynamic_then_defined)
+            refuse(*in, fmt::format("the shared variable '{}' declared as a dynamic array and "
+                                    "defined later, for {}",
+                                    s.name, ctx.arch.name()));
   // With a namespace-scope variable aligned to 16 or more, nvlink gives
   // every kernel a shared section, or none (measured with float4 and
   // 32-aligned arrays); not reproduced yet.
@@ -70,14 +79,6 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
             s.shndx < in->elf.sections.size() && in->elf.sections[s.shndx].name == ".nv_debug.shared")
           refuse(*in, fmt::format("the shared variable '{}' aligned to {} beside a dynamic shared array",
                                   s.name, s.value));
-  for (const InputObject *in : ctx.inputs)
-    for (const ElfSymbol &s : in->symbols)
-      if (s.is_shared_variable() && s.shndx != SHN_UNDEF && s.bind() != STB_LOCAL)
-        if (auto it = ctx.out.extern_shared_by_name.find(s.name);
-            it != ctx.out.extern_shared_by_name.end() && it->second->dynamic_then_defined)
-          refuse(*in, fmt::format("the shared variable '{}' declared as a dynamic array and "
-                                  "defined later",
-                                  s.name));
 }
 
 namespace {
@@ -264,9 +265,13 @@ std::vector<OutputSymbol *> kernels_using_dynamic_arrays(const Context &ctx) {
 } // namespace
 
 void define_relocatable_dynamic_shared(Context &ctx) {
+  // (An array an input defines after its dynamic declaration too: nvlink
+  // writes it as a variable of .nv_debug.shared at 0 with the defined size,
+  // its references resolved to all ones as in an executable link;
+  // shared_dynamic_then_defined, glink_dynamic_then_defined with -r.)
   std::vector<OutputSymbol *> arrays;
   for (auto &[name, sym] : ctx.out.extern_shared_by_name)
-    if (is_dynamic_array(sym))
+    if (is_dynamic_array(sym) || (sym->extern_shared && sym->dynamic_then_defined))
       arrays.push_back(sym);
   if (arrays.empty())
     return;
@@ -322,6 +327,9 @@ void define_relocatable_dynamic_shared(Context &ctx) {
     sym->type = STT_CUDA_VARIABLE;
     sym->value = 0;
     sym->other = STO_CUDA_SHARED;
+    if (sym->dynamic_then_defined)
+      if (auto decl = ctx.out.shared_declarations.find(sym->name); decl != ctx.out.shared_declarations.end())
+        sym->size = decl->second.size;
     auto at = std::find_if(ctx.out.globals.begin(), ctx.out.globals.end(),
                            [&](const OutputSymbol *g) { return g->create_seq > sym->create_seq; });
     ctx.out.globals.insert(at, sym);
