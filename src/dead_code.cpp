@@ -17,6 +17,7 @@
 // keeps its edges (semantics-findings.md §15.6). The result is stored per
 // input, per symbol index, in ctx.
 #include "dead_code.h"
+#include "debug_link.h"
 
 #include "dlink/host_object.h"
 #include "dlink/name_hash.h"
@@ -58,7 +59,7 @@ KernelFilter kernel_filter(const Context &ctx) {
   // -g: every kernel stays (-kernels-used and host references ignored);
   // with -suppress-debug-info they are applied, but remove nothing
   // (mode-sweep -- -g -suppress-debug-info: kernels_used, dlink_host_prune).
-  if (ctx.opts.debug && !ctx.opts.suppress_debug_info)
+  if (writes_debug_info(ctx))
     return f;
 
   if (!ctx.opts.kernels_used.empty() || !ctx.opts.variables_used.empty()) {

@@ -95,6 +95,7 @@ void place_preserved_dynamic_arrays(Context &ctx) {
   // (Each after the last global symbol of the input that first named it,
   // after the arrays placed there before it.)
   const OutputSymbol *last_anchor = nullptr;
+  bool placed = false;
   size_t at = 0;
   for (const auto &[sym, anchor] : ctx.out.preserved_dynamic_arrays) {
     if (!sym->extern_shared || sym->dynamic_then_defined)
@@ -106,7 +107,7 @@ void place_preserved_dynamic_arrays(Context &ctx) {
       ctx.diag.fatal("--preserve-relocs with an input from a relocatable link (-r) holding dynamic shared "
                      "arrays (externsharedinstance) beside a program-wide shared variable is not "
                      "supported by dlink yet");
-    if (anchor != last_anchor || !last_anchor) {
+    if (!placed || anchor != last_anchor) {
       auto it = std::find(ctx.out.globals.begin(), ctx.out.globals.end(), anchor);
       if (anchor && it == ctx.out.globals.end())
         ctx.diag.fatal(fmt::format("--preserve-relocs: the symbol of the dynamic shared array '{}' "
@@ -114,6 +115,7 @@ void place_preserved_dynamic_arrays(Context &ctx) {
                                    sym->name));
       at = anchor ? static_cast<size_t>(it - ctx.out.globals.begin()) + 1 : 0;
       last_anchor = anchor;
+      placed = true;
     }
     sym->bind = STB_GLOBAL;
     sym->type = STT_OBJECT;

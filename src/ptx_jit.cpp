@@ -1,5 +1,6 @@
 // PTX -> cubin with the toolkit's ptxas (ptx_jit.h).
 #include "ptx_jit.h"
+#include "debug_link.h"
 
 #include "dlink/fatbin.h"
 
@@ -215,7 +216,7 @@ std::vector<std::string> ptxas_arguments(const Context &ctx, std::string_view en
   // nvlink -g compiles every PTX input for debugging (its JIT cubins carry
   // "-g" in their tkinfo note and full DWARF; PTX without .loc/.file draws
   // ptxas's ".debug_abbrev section not found" warnings, as with nvlink).
-  if (ctx.opts.debug && !ctx.opts.suppress_debug_info &&
+  if (writes_debug_info(ctx) &&
       std::find(args.begin(), args.end(), "-g") == args.end())
     args.push_back("-g");
   for (const std::string &o : ctx.opts.xptxas)

@@ -242,11 +242,14 @@ OutputSection *kernel_shared_section(Context &ctx, OutputSymbol *kernel, bool *r
   return shared;
 }
 
-// The size of a kernel's section with its dynamic window.
-void add_dynamic_window(OutputSection *shared) {
+// The size of a kernel's section with its dynamic window; returns the
+// packed size of the kernel's own variables.
+u64 add_dynamic_window(OutputSection *shared) {
   std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
+  u64 packed = packed_size(own);
   shared->align = std::max(shared->align, kDynamicWindowAlign);
-  shared->size = align_to(size_with_dynamic_slot(shared->size, packed_size(own)), kDynamicWindowAlign);
+  shared->size = align_to(size_with_dynamic_slot(shared->size, packed), kDynamicWindowAlign);
+  return packed;
 }
 
 // The kernels whose own code refers to a dynamic array.
@@ -349,10 +352,7 @@ void define_relocatable_dynamic_shared(Context &ctx) {
       if (!is_dynamic_array(r.sym))
         continue;
       if (!instance) {
-        OutputSection *shared = kernel_shared_section(ctx, kernel);
-        std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
-        u64 packed = packed_size(own);
-        add_dynamic_window(shared);
+        u64 packed = add_dynamic_window(kernel_shared_section(ctx, kernel));
         instance = ctx.arena.make<OutputSymbol>();
         instance->name = "externsharedinstance";
         instance->bind = STB_WEAK;

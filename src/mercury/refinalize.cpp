@@ -2,6 +2,7 @@
 #include "refinalize.h"
 #include "refinalize_model.h"
 
+#include "debug_link.h"
 #include "output_model.h"
 #include "dlink/log.h"
 #include "sass.h"
@@ -470,7 +471,7 @@ void refinalize_kernels(Context &ctx) {
   // nvlink -g re-finalizes no kernel either (measured: every sm_100+ kernel
   // keeps ptxas's code, -G exit MEMBARs included; docs/notes/debug-link.md).
   if (!ctx.arch.is_mercury() || ctx.opts.dlink_no_refinalize ||
-      (ctx.opts.debug && !ctx.opts.suppress_debug_info)) // (-suppress-debug-info: as without -g)
+      writes_debug_info(ctx)) // (-suppress-debug-info: as without -g)
     return;
   // Launch bounds do not matter (EIATTR_MAX_THREADS kernels are re-finalized
   // too); kernels nvlink leaves alone, such as launch_params' k_lb, fail the
