@@ -13,32 +13,9 @@
 
 namespace dlink {
 
-namespace {
-
-// nvcc -G objects have .debug_info; PTX that the link compiles with -g has
-// at least the register maps (PTX without .loc/.file gets no .debug_info).
 bool compiled_with_device_debug(const InputObject &obj) {
   return obj.elf.find_section(".debug_info").has_value() ||
          obj.elf.find_section(".nv_debug_info_reg_sass").has_value();
-}
-
-} // namespace
-
-void check_debug_link(Context &ctx) {
-  if (!ctx.opts.debug)
-    return;
-  if (ctx.arch.is_mercury()) {
-    for (const InputObject *obj : ctx.inputs) {
-      if (compiled_with_device_debug(*obj))
-        continue;
-      for (const ElfSymbol &s : obj->symbols)
-        if (s.type() == STT_FUNC && s.shndx != SHN_UNDEF && (s.other & STO_CUDA_ENTRY))
-          ctx.diag.fatal(fmt::format(
-              "-g (debug link) of sm_100 and newer kernels compiled without -G ('{}' in '{}') "
-              "is not supported by dlink yet",
-              s.name, obj->name));
-    }
-  }
 }
 
 void place_debug_shared_symbols(Context &ctx) {

@@ -17,7 +17,8 @@
 //     put them, in the kernel's section or .nv_debug.shared (link/symbols.cpp,
 //     layout.cpp layout_shared, place_debug_shared_symbols below);
 //   * PTX inputs are compiled with ptxas -g (ptx_jit.cpp);
-//   * sm_100+: no kernel is re-finalized (mercury/refinalize.cpp);
+//   * sm_100+: no kernel is re-finalized, but kernels compiled without -G
+//     get the debug exit sequence (mercury/refinalize.cpp);
 //   * .note.nv.tkinfo names the output (basename of -o) and records the input
 //     files (options.cpp, output/synthetic.cpp).
 #pragma once
@@ -26,17 +27,11 @@
 
 namespace dlink {
 
-// The -g links dlink cannot reproduce are refused here, before anything is
-// written (after the merge and the undefined-reference errors, which nvlink
-// reports the same way; the check needs the merged shared variables):
-//   * sm_100+ kernels of inputs compiled without -G: nvlink -g re-finalizes
-//     them from their capsule with the debug exit sequence (MEMBAR before
-//     each EXIT), which dlink does not model;
-//   * namespace-scope, sized extern and device-function __shared__
-//     variables: nvlink -g gives them symbols in .nv_debug.shared by a
-//     layout rule not measured yet.
-// No-op without -g.
-void check_debug_link(Context &ctx);
+// nvcc -G objects have .debug_info; PTX that the link compiles with -g has
+// at least the register maps (PTX without .loc/.file gets no .debug_info).
+// sm_100+: nvlink -g gives the kernels of other inputs the debug exit
+// sequence (mercury/refinalize.cpp insert_debug_exit_sequences).
+bool compiled_with_device_debug(const InputObject &obj);
 
 // -g without -suppress-debug-info: __shared__ variables and arrays become
 // symbols (with -suppress-debug-info nvlink handles shared memory as a link

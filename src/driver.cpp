@@ -241,7 +241,6 @@ int run_link(Context &ctx) {
   pass("resolve_undefined", resolve_undefined);            // undefined references found; symbol set frozen
   if (!checkpoint(ctx) || !ctx.out.undefined_errors.empty())
     return finish_after_errors(ctx);
-  check_debug_link(ctx);                                   // -g: the links dlink cannot reproduce refused
 
   pass("layout_memory", layout_memory);                    // shared/constant/global offsets fixed
   pass("allocate_texture_slots", allocate_texture_slots);  // .texref/.samplerref/.surfref header slots

@@ -10,26 +10,17 @@
 
 namespace dlink {
 
-namespace {
-
-// The capsule holds the code in an encoded form; the Mercury relocations
-// address its decoded instruction stream. What is known of the encoding
-// (measured, not derived: docs/notes/semantics-findings.md §18): a header
-// (u32 section index, u32, u32 count, ceil(count/32) mask words), then one
-// item per SASS instruction of the function (count of them): mask bit 1 =
-// the item has no bytes; bit 0 = the next record, whose first byte h gives
-// its length (low nibble n: h & 0x40 -> 4 bytes for n = 1 or 2, else 2n
-// (at least 2); high nibble 0 or 8 and n > 0 -> 16n bytes; else 2 bytes).
-// nvlink writes the value of each Mercury relocation it
-// resolves (S + A, 16 or 32 bits) into the record of the SASS instruction
-// that carries the twin SASS relocation: a 2-unit record 02 22 xx 06 whose
-// u32 at +0x1c holds it (0 in the input); an instruction without bytes
-// gets nothing. Only constant-bank and header-index values are placed;
-// anything that does not fit this is refused.
-struct CapsuleItem {
-  size_t pos = 0; // 0: no bytes
-  size_t size = 0;
-};
+size_t capsule_record_size(u8 h) {
+  size_t n = h & 0xf;
+  if (h & 0x40) {
+    if (n == 1)
+      return h & 0x10 ? 18 : 4; // 0x51, 0xd1: a 4-byte prefix and a 14-byte record
+    if (n == 2)
+      return 4;
+    return 2 * std::max<size_t>(n, 1);
+  }
+  return n == 1 ? 16 : n == 2 ? 32 : 14;
+}
 
 bool parse_capsule(const std::vector<u8> &c, std::vector<CapsuleItem> &items) {
   if (c.size() < 12)
@@ -45,13 +36,7 @@ bool parse_capsule(const std::vector<u8> &c, std::vector<CapsuleItem> &items) {
     }
     if (pos >= c.size())
       return false; // items so far are kept
-    u8 h = c[pos];
-    size_t n = h & 0xf;
-    size_t len = 2;
-    if (h & 0x40)
-      len = n == 1 || n == 2 ? 4 : 2 * std::max<size_t>(n, 1);
-    else if (((h >> 4) == 0 || (h >> 4) == 8) && n)
-      len = 16 * n;
+    size_t len = capsule_record_size(c[pos]);
     if (len > c.size() - pos)
       return false; // a record past the end: items so far are kept
     items.push_back({pos, len});
@@ -61,7 +46,6 @@ bool parse_capsule(const std::vector<u8> &c, std::vector<CapsuleItem> &items) {
   return pos == c.size() || pos + 2 == c.size();
 }
 
-} // namespace
 
 void patch_capsules(Context &ctx) {
   for (OutputSection *capsule : ctx.out.sections) {

@@ -465,13 +465,111 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
   return true;
 }
 
+std::optional<bool> wait_stack_pointer_at_first_exit(std::span<u8> code) {
+  if (code.size() % 16 || code.size() < 32 || code.size() / 16 > kMaxInstructions)
+    return false;
+  std::vector<sass::Instruction> words = sass::decode(code);
+  std::vector<Insn> I(words.begin(), words.end());
+  const size_t n = I.size();
+  if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
+    return false;
+  const unsigned sb = I[0].wr();
+  // The opening basic block: up to the first branch, exit or branch target.
+  std::vector<bool> target(n + 1, false);
+  for (size_t i = 0; i < n; i++) {
+    if (is_branch(I[i])) {
+      auto t = branch_target(i, I[i], n);
+      if (!t)
+        return std::nullopt;
+      target[*t] = true;
+    } else if ((I[i].op() & 0x1ff) == 0x145) { // BSSY
+      int64_t t = int64_t(i) + 1 + sass::bssy_offset(I[i].lo) / 16;
+      if (t < 0 || t > int64_t(n))
+        return std::nullopt;
+      target[size_t(t)] = true;
+    }
+  }
+  size_t e = 1;
+  for (; e < n; e++) {
+    if (target[e] || (I[e].wait() >> sb & 1))
+      return false;
+    if (I[e].op() == sass::op::kExit)
+      break;
+    if (is_branch(I[e]) || (I[e].op() & 0xff0) == 0x940)
+      return false;
+  }
+  if (e == n)
+    return false;
+  // ptxas's allocation reproduced, then allocated again with that wait.
+  const char *why = "";
+  auto self = allocate(I, false, Interference::kLoopHeader, false, &why);
+  if (!self) {
+    log::debug("refinalize: -g exit wait: outside the model (self-check: {})", why);
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (!((*self)[i] == Controls{I[i].wr(), I[i].rd(), I[i].wait()})) {
+      log::debug("refinalize: -g exit wait: ptxas's allocation not reproduced at {:#x}", i * 16);
+      return std::nullopt;
+    }
+  I[e].m |= 1u << sb;
+  auto fresh = allocate(I, false, Interference::kLoopHeader, false, &why);
+  auto cross = allocate(I, false, Interference::kAcrossBackEdge);
+  if (!fresh || !cross || !(*fresh == *cross)) {
+    log::debug("refinalize: -g exit wait: re-allocation outside the model ({})", fresh ? "cross-check" : why);
+    return std::nullopt;
+  }
+  std::vector<u8> original(code.begin(), code.end());
+  for (size_t i = 0; i < n; i++) {
+    const Controls &c = (*fresh)[i];
+    sass::write(I[i].with_controls(c.wr, c.rd, c.wait), code.data() + i * sass::kInstructionSize);
+  }
+  if (auto v = sass::verify_refinalized(original, code); !v.ok) {
+    std::copy(original.begin(), original.end(), code.begin());
+    log::debug("refinalize: -g exit wait: verifier: {}", v.reason);
+    return std::nullopt;
+  }
+  return true;
+}
+
+namespace {
+
+// nvlink -g re-finalizes no kernel compiled with -G (every one keeps ptxas's
+// code, -G exit MEMBARs included); the kernels of other inputs get the debug
+// exit sequence (docs/notes/debug-link.md).
+void insert_debug_exit_sequences(Context &ctx) {
+  for (OutputSection *sec : ctx.out.sections) {
+    if (sec->removed || !sec->name.starts_with(".text.") || !sec->func || !(sec->func->other & STO_CUDA_ENTRY))
+      continue;
+    const InputObject *obj = sec->func->defined_in;
+    if (!obj || compiled_with_device_debug(*obj))
+      continue;
+    std::string why;
+    // (A weak kernel replaced by a later input's copy: nvlink left that
+    // copy's EXIT offset as it was in weak_kernel_replaced; not measured
+    // further.)
+    if (sec->func->later_copy_won)
+      why = "a weak kernel replaced by a later input's copy";
+    else if (insert_debug_exits(ctx, *sec, &why) != DebugExitRewrite::Refused)
+      continue;
+    ctx.diag.fatal(fmt::format("-g (debug link) of the sm_100+ kernel '{}' compiled without -G (in '{}'): "
+                               "its debug exit sequence ({}) is not supported by dlink yet",
+                               sec->func->name, obj->name, why));
+  }
+}
+
+} // namespace
+
 void refinalize_kernels(Context &ctx) {
+  if (!ctx.arch.is_mercury())
+    return;
+  if (writes_debug_info(ctx)) { // (-suppress-debug-info: as without -g)
+    insert_debug_exit_sequences(ctx);
+    return;
+  }
   // --dlink-no-refinalize (research): the kernels keep ptxas's code, the
   // input against which nvlink's re-finalization is compared.
-  // nvlink -g re-finalizes no kernel either (measured: every sm_100+ kernel
-  // keeps ptxas's code, -G exit MEMBARs included; docs/notes/debug-link.md).
-  if (!ctx.arch.is_mercury() || ctx.opts.dlink_no_refinalize ||
-      writes_debug_info(ctx)) // (-suppress-debug-info: as without -g)
+  if (ctx.opts.dlink_no_refinalize)
     return;
   // Launch bounds do not matter (EIATTR_MAX_THREADS kernels are re-finalized
   // too); kernels nvlink leaves alone, such as launch_params' k_lb, fail the

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace dlink {
@@ -66,6 +67,36 @@ FenceStrip strip_fence_padding(std::span<const u8> code);
 // (-G: also one record per removed exit MEMBAR, `exit_membars`.)
 std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> capsule, size_t pairs,
                                                     size_t exit_membars = 0);
+
+// -g (sm_100+): kernels compiled without -G get the debug exit sequence
+// before each EXIT (MEMBAR, 0x9ab, 0x5ab, with the EXIT's predicate), with
+// every offset that moves and the capsule's exit records
+// (docs/notes/debug-link.md). The code part: branch offsets (a branch to an
+// EXIT goes to its sequence), the NOP padding redone.
+struct DebugExitCode {
+  enum Status { NoExits, Outside, Inserted } status = NoExits;
+  std::vector<u8> code;        // Inserted: the new code
+  std::vector<size_t> pos;     // per input instruction (and the end): new index
+  std::vector<size_t> before;  // the same, of the code inserted before it
+  std::vector<size_t> exits;   // the EXITs (input indices)
+  size_t end = 0;              // input instructions before the trailing NOPs
+};
+DebugExitCode insert_debug_exit_code(std::span<const u8> code);
+
+// The capsule's part: an exit record in each EXIT's item and the check
+// token advanced; nullopt outside the measured form.
+std::optional<std::vector<u8>> insert_debug_exit_records(std::span<const u8> capsule,
+                                                         std::span<const u8> code);
+
+// A kernel whose stack-pointer load is still pending at an EXIT of its
+// opening basic block: nvlink -g waits on it there and allocates the
+// scoreboards after it again (refinalize.cpp's model). True when `code` was
+// rewritten, false when the case does not apply, nullopt when it applies but
+// is outside the model (the code is left as it was).
+std::optional<bool> wait_stack_pointer_at_first_exit(std::span<u8> code);
+
+enum class DebugExitRewrite { NoExits, Rewritten, Refused };
+DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::string *why);
 
 // Applies reallocate_scoreboards to every kernel (a .text.<f> with a
 // .nv.info.<f>) without a stack frame of its own; launch bounds do not

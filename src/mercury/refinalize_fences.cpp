@@ -11,6 +11,8 @@
 // keeps ptxas's code.
 #include "refinalize.h"
 
+#include "mercury/capsule_patch.h"
+
 #include "elf/dwarf_frame.h"
 #include "elf/dwarf_line.h"
 #include "mercury/state.h"
@@ -20,6 +22,7 @@
 #include "sass_verify.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -57,8 +60,11 @@ const std::vector<u8> kOffsetAttrs = {
     EIATTR_INT_WARP_WIDE_INSTR_OFFSETS, EIATTR_MBARRIER_INSTR_OFFSETS,
     EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS, EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS,
 };
+// (kind, offset) pairs.
+const std::vector<u8> kOffsetPairAttrs = {EIATTR_ANNOTATIONS};
 // Records measured in re-finalized kernels that hold no code offset.
 const std::vector<u8> kPlainAttrs = {
+    EIATTR_BINDLESS_TEXTURE_BANK, EIATTR_BINDLESS_SURFACE_BANK,
     EIATTR_VRC_CTA_INIT_COUNT, EIATTR_MERCURY_ISA_VERSION, EIATTR_MAXREG_COUNT,
     EIATTR_SPARSE_MMA_MASK,    EIATTR_CTA_PER_CLUSTER,     EIATTR_EXPLICIT_CLUSTER,
     EIATTR_KPARAM_INFO,        EIATTR_CUDA_API_VERSION,    EIATTR_CBANK_PARAM_SIZE,
@@ -408,23 +414,33 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
 
 namespace {
 
-// Old code offsets to new ones (strip_fence_padding's positions).
+// Old code offsets to new ones: per old instruction its new index (`pos`;
+// a removed one: that of the next one kept), and the new index of what is
+// inserted before it (`before`; empty: nothing is inserted).
 struct OffsetMap {
-  const FenceStrip &st;
-  size_t n = 0;             // input instructions
+  const std::vector<size_t> &pos;
+  const std::vector<bool> &removed;
+  const std::vector<size_t> &before;
+  size_t n = 0;   // input instructions
+  size_t end = 0; // input instructions before the trailing NOPs
   u64 old_size = 0, new_size = 0;
+  // Relocations into the code move with their instructions (otherwise only
+  // the resolved ones --preserve-relocs lists may be there).
+  bool moves_code_relocations = false;
 
   // An offset at a removed instruction maps to that of the next one kept
-  // only where `at_removed` allows it (measured: k_dyncluster's FDE).
-  std::optional<u64> operator()(u64 off, bool at_removed = false) const {
+  // only where `row` allows it (measured: k_dyncluster's FDE); a row (FDE,
+  // line table) at an instruction with code inserted before it maps to that
+  // code.
+  std::optional<u64> operator()(u64 off, bool row = false) const {
     if (off % 16 || off / 16 > n)
       return std::nullopt;
     size_t i = off / 16;
-    if (i < n && st.removed[i] && !at_removed)
+    if (i < n && !removed.empty() && removed[i] && !row)
       return std::nullopt;
-    if (i >= st.end)
+    if (i >= end)
       return std::nullopt; // inside the padding
-    return u64(st.pos[i]) * 16;
+    return u64(row && !before.empty() ? before[i] : pos[i]) * 16;
   }
   // The same, with the function's end mapped to its new end.
   std::optional<u64> or_end(u64 off) const {
@@ -451,10 +467,12 @@ bool function_alone(const Context &ctx, const OutputSection &text, const OutputS
 
 // Relocations: none into the code but the resolved ones --preserve-relocs
 // lists (their offsets move with their instructions; nvlink's
-// gdebug_dynamic_location with --preserve-relocs, sm_100), none against it
+// gdebug_dynamic_location with --preserve-relocs, sm_100) or, where code is
+// inserted, any (the -g debug exit sequence), none against it
 // but the FDE's, the line tables' and (-G) those of .debug_info and
 // .debug_loc, whose addends are code offsets (high_pc fn + size, location
-// ranges; §21). Their new addends and offsets.
+// ranges; §21), and those naming the function's start (addend 0: a
+// function pointer). Their new addends and offsets.
 struct AddendRewrites {
   std::vector<std::pair<OutputReloc *, i64>> addends;
   std::vector<std::pair<OutputReloc *, u64>> offsets;
@@ -465,28 +483,44 @@ std::optional<AddendRewrites> rewrite_dwarf_addends(Context &ctx, const OutputSe
   for (OutputSection *rs : ctx.out.sections) {
     if (rs->removed || !rs->target)
       continue;
-    if (rs->target == &text && rs->resolved_rela) {
+    if (rs->target == &text && (rs->resolved_rela || map.moves_code_relocations)) {
       for (OutputReloc &r : rs->relocs) {
         std::optional<u64> at = map(r.offset / 16 * 16);
         if (!at)
           return std::nullopt;
         rewrites.offsets.emplace_back(&r, *at + r.offset % 16);
+        // Against the function itself: a code offset (a CALL's return
+        // address), which goes to the code inserted before it.
+        if (r.sym == fn && r.addend != 0) {
+          std::optional<u64> a = r.addend > 0 ? map(u64(r.addend), true) : std::nullopt;
+          if (!a)
+            return std::nullopt;
+          rewrites.addends.emplace_back(&r, i64(*a));
+        }
       }
       continue;
     }
-    if (rs->target == &text && !rs->relocs.empty())
+    if (rs->target == &text && !rs->relocs.empty()) {
+      log::debug("refinalize: {}: relocations in {}", text.name, rs->name);
       return std::nullopt;
+    }
     if (rs->target->name == ".debug_frame" || rs->target->name == ".debug_line" ||
         rs->target->name == ".nv_debug_line_sass")
       continue;
     bool dwarf = rs->target->name == ".debug_info" || rs->target->name == ".debug_loc";
     for (OutputReloc &r : rs->relocs) {
-      if (r.sym == text.symbol)
+      if (r.sym == text.symbol) {
+        log::debug("refinalize: {}: a relocation in {} against the section", text.name, rs->name);
         return std::nullopt;
+      }
       if (r.sym != fn)
         continue;
-      if (!dwarf || r.addend < 0)
+      if (!dwarf && r.addend == 0)
+        continue; // the function's start (a function pointer), which stays
+      if (!dwarf || r.addend < 0) {
+        log::debug("refinalize: {}: a relocation in {} against the function", text.name, rs->name);
         return std::nullopt;
+      }
       std::optional<u64> a = map.or_end(u64(r.addend));
       if (!a)
         return std::nullopt;
@@ -576,12 +610,22 @@ std::optional<std::vector<InfoRecord>> rewrite_offset_records(const OutputSectio
           return std::nullopt;
         write_le<u32>(r.payload.data() + k, u32(*o));
       }
+    } else if (contains(kOffsetPairAttrs, r.attr)) {
+      if (r.payload.size() % 8)
+        return std::nullopt;
+      for (size_t k = 4; k < r.payload.size(); k += 8) {
+        auto o = map(read_le<u32>(r.payload.data() + k));
+        if (!o)
+          return std::nullopt;
+        write_le<u32>(r.payload.data() + k, u32(*o));
+      }
     } else if (!contains(kPlainAttrs, r.attr)) {
+      log::debug("refinalize: {}: record {:#x} not measured", info.name, r.attr);
       return std::nullopt;
     }
   }
   for (const InfoRecord &r : info.tail_records)
-    if (contains(kOffsetAttrs, r.attr) || !contains(kPlainAttrs, r.attr))
+    if (contains(kOffsetAttrs, r.attr) || contains(kOffsetPairAttrs, r.attr) || !contains(kPlainAttrs, r.attr))
       return std::nullopt;
   return records;
 }
@@ -652,6 +696,90 @@ std::optional<FrameRewrite> rewrite_fde(Context &ctx, const OutputSymbol *fn, co
   return out;
 }
 
+// Every place outside the code that holds an offset into it, rewritten
+// aside for `map`: relocation addends and offsets, -G's register map, the
+// offset lists of .nv.info.<f>, the FDE, the line tables.
+struct OffsetRewrites {
+  OutputSymbol *fn = nullptr;
+  AddendRewrites addends;
+  OutputSection *reg_map = nullptr;
+  std::vector<u8> reg_bytes;
+  OutputSection *info = nullptr;
+  std::vector<InfoRecord> records;
+  FrameRewrite frame;
+  std::vector<std::pair<OutputSection *, std::vector<u8>>> lines;
+};
+
+// nullopt (with the step in *why) where one of them is outside what was
+// measured.
+std::optional<OffsetRewrites> rewrite_offsets(Context &ctx, const OutputSection &text, const OffsetMap &map,
+                                              const char **why) {
+  auto fail = [&](const char *step) -> std::optional<OffsetRewrites> {
+    *why = step;
+    return std::nullopt;
+  };
+  OffsetRewrites out;
+  OutputSymbol *fn = out.fn = text.func;
+  if (!function_alone(ctx, text, fn))
+    return fail("symbols");
+  auto addends = rewrite_dwarf_addends(ctx, text, fn, map);
+  if (!addends)
+    return fail("relocations");
+  out.addends = std::move(*addends);
+  if (!only_known_debug_sections(ctx, &out.reg_map))
+    return fail("debug sections");
+  if (out.reg_map) {
+    auto b = rewrite_register_map(*out.reg_map, fn, map);
+    if (!b)
+      return fail("register map");
+    out.reg_bytes = std::move(*b);
+  }
+  out.info = find_section(ctx, ".nv.info." + std::string(text.name.substr(6)));
+  if (!out.info)
+    return fail("no .nv.info");
+  auto records = rewrite_offset_records(*out.info, map);
+  if (!records)
+    return fail(".nv.info records");
+  out.records = std::move(*records);
+  auto frame = rewrite_fde(ctx, fn, map);
+  if (!frame)
+    return fail(".debug_frame");
+  out.frame = std::move(*frame);
+  auto lines = rewrite_line_tables(ctx, fn, [&](u64 off) { return map(off, true); }, map.old_size,
+                                   map.new_size);
+  if (!lines)
+    return fail("line tables");
+  out.lines = std::move(*lines);
+  return out;
+}
+
+// The kernel's new code and capsule, with everything that `rw` rewrote.
+void commit(Context &ctx, OutputSection &text, std::vector<u8> code, std::vector<u8> capsule,
+            OffsetRewrites &rw) {
+  u64 size = code.size();
+  text.data = std::move(code);
+  text.size = size;
+  rw.fn->size = size;
+  rw.info->records = std::move(rw.records);
+  if (rw.frame.fde)
+    rw.frame.fde->sec->data = std::move(rw.frame.frame);
+  for (auto &[table, bytes] : rw.lines)
+    table->data = std::move(bytes);
+  for (auto &[r, a] : rw.addends.addends)
+    r->addend = a;
+  for (auto &[r, at] : rw.addends.offsets)
+    r->offset = at;
+  if (rw.reg_map)
+    rw.reg_map->data = std::move(rw.reg_bytes);
+  mercury_state(ctx).capsule_replacement[&text] = std::move(capsule);
+}
+
+// The capsule of the function defined in `text`, as its input has it.
+const ElfSection *input_capsule(const OutputSection &text) {
+  const InputObject *obj = text.func ? text.func->defined_in : nullptr;
+  return obj ? obj->elf.section_named(".nv.capmerc" + std::string(text.name)) : nullptr;
+}
+
 } // namespace
 
 FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exit_membars_only_allowed) {
@@ -663,43 +791,15 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
   if (st.status != FenceStrip::Stripped)
     return kept(text, "padding outside the measured form");
   std::vector<u8> code = std::move(st.code);
-  const OffsetMap map{st, text.data.size() / 16, text.data.size(), code.size()};
+  const std::vector<size_t> no_insertions;
+  const OffsetMap map{st.pos, st.removed, no_insertions, text.data.size() / 16, st.end, text.data.size(),
+                      code.size()};
 
-  // Every place that holds an offset into the code, rewritten aside.
-  OutputSymbol *fn = text.func;
-  if (!function_alone(ctx, text, fn))
-    return kept(text, "symbols");
-  auto addends = rewrite_dwarf_addends(ctx, text, fn, map);
-  if (!addends)
-    return kept(text, "relocations");
-  OutputSection *reg_map = nullptr;
-  if (!only_known_debug_sections(ctx, &reg_map))
-    return kept(text, "debug sections");
-  std::vector<u8> reg_bytes;
-  if (reg_map) {
-    auto b = rewrite_register_map(*reg_map, fn, map);
-    if (!b)
-      return kept(text, "register map");
-    reg_bytes = std::move(*b);
-  }
-  OutputSection *info = find_section(ctx, ".nv.info." + std::string(text.name.substr(6)));
-  if (!info)
-    return kept(text, "no .nv.info");
-  auto records = rewrite_offset_records(*info, map);
-  if (!records)
-    return kept(text, ".nv.info records");
-  auto frame = rewrite_fde(ctx, fn, map);
-  if (!frame)
-    return kept(text, ".debug_frame");
-  auto lines = rewrite_line_tables(ctx, fn, [&](u64 off) { return map(off, true); }, map.old_size,
-                                   map.new_size);
-  if (!lines)
-    return kept(text, "line tables");
-
-  // The capsule.
-  const InputObject *obj = fn->defined_in;
-  const ElfSection *cap =
-      obj ? obj->elf.section_named(".nv.capmerc" + std::string(text.name)) : nullptr;
+  const char *why = "";
+  auto rw = rewrite_offsets(ctx, text, map, &why);
+  if (!rw)
+    return kept(text, why);
+  const ElfSection *cap = input_capsule(text);
   if (!cap)
     return kept(text, "no capsule");
   auto capsule = recode_fence_capsule({cap->data.data(), cap->data.size()}, st.pairs, st.exit_membars);
@@ -719,25 +819,224 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
   if (auto v = sass::verify_refinalized(text.data, code, st.removed); !v.ok)
     return kept(text, "verifier: " + v.reason);
 
-  // Commit.
-  text.data = std::move(code);
-  text.size = map.new_size;
-  fn->size = map.new_size;
-  info->records = std::move(*records);
-  if (frame->fde)
-    frame->fde->sec->data = std::move(frame->frame);
-  for (auto &[table, bytes] : *lines)
-    table->data = std::move(bytes);
-  for (auto &[r, a] : addends->addends)
-    r->addend = a;
-  for (auto &[r, at] : addends->offsets)
-    r->offset = at;
-  if (reg_map)
-    reg_map->data = std::move(reg_bytes);
-  mercury_state(ctx).capsule_replacement[&text] = std::move(*capsule);
+  commit(ctx, text, std::move(code), std::move(*capsule), *rw);
   log::debug("refinalize_fences: {}: rewritten ({} fence pairs, {} exit MEMBARs)", text.name, st.pairs,
              st.exit_membars);
   return FenceRewrite::Rewritten;
+}
+
+// -g: the debug exit sequence (docs/notes/debug-link.md, "sm_100+ kernels
+// compiled without -G"). Before each EXIT, with the EXIT's predicate:
+// MEMBAR (hi 0x5000), 0x9ab, 0x5ab, with these scheduling controls (as
+// ptxas -G writes them).
+namespace {
+
+constexpr unsigned kDebugExitOps[3] = {0x992, 0x9ab, 0x5ab};
+constexpr u64 kDebugExitHi[3] = {0x000fc00000005000, 0x000fc00000000000, 0x000fec0000000000};
+constexpr unsigned kSust = 0xf9d;
+
+// The capsule's record of a debug exit: 18 bytes in the EXIT's item (which
+// has none in a capsule without it), byte 6 the predicate: register << 3 |
+// negation, PT as register 31 (measured: PT 0xf8, P0 0x00, !P0 0x01, P1
+// 0x08). nullopt for !PT.
+std::optional<std::array<u8, 18>> debug_exit_record(unsigned pred) {
+  std::array<u8, 18> r{0x51, 0x02, 0x01, 0x11, 0x00, 0x0a, 0, 0, 0, 0, 0, 0, 0, 0xf8, 0, 0, 0, 0};
+  unsigned reg = pred & 7, negated = pred >> 3 & 1;
+  if (reg == 7 && negated)
+    return std::nullopt;
+  r[6] = u8((reg == 7 ? 31 : reg) << 3 | negated);
+  return r;
+}
+
+} // namespace
+
+DebugExitCode insert_debug_exit_code(std::span<const u8> bytes) {
+  DebugExitCode out;
+  std::vector<Ins> I = sass::decode(bytes);
+  const size_t n = I.size();
+  if (n < 2 || bytes.size() % 16)
+    return out;
+  size_t end = n;
+  while (end > 0 && I[end - 1].op() == sass::op::kNop && I[end - 1].lo == I[n - 1].lo &&
+         I[end - 1].hi == I[n - 1].hi)
+    end--;
+  bool any = false;
+  for (size_t i = 0; i < end; i++)
+    if (I[i].op() == sass::op::kExit)
+      any = true;
+  if (!any)
+    return out;
+  out.status = DebugExitCode::Outside;
+  if (end == 0 || end == n || I[end - 1].op() != sass::op::kBra || bra_offset(I[end - 1].lo) != -4 ||
+      padded_count(end) != n)
+    return out;
+  // New positions: each EXIT moves by the three instructions before it.
+  out.pos.assign(n + 1, 0);
+  out.before.assign(n + 1, 0);
+  size_t m = 0;
+  for (size_t i = 0; i <= n; i++) {
+    out.before[i] = m;
+    if (i < end && I[i].op() == sass::op::kExit) {
+      if (i >= 3 && I[i - 1].op() == 0x5ab && I[i - 2].op() == 0x9ab)
+        return out; // the sequence is there already (-G code)
+      m += 3;
+      out.exits.push_back(i);
+    }
+    out.pos[i] = m;
+    m++;
+  }
+  std::vector<Ins> R;
+  R.reserve(n + 3 * out.exits.size());
+  for (size_t i = 0; i < end; i++) {
+    Ins f = I[i];
+    unsigned op = f.op() & 0x1ff;
+    if (op == 0x147) { // BRA: a branch to an EXIT goes to its sequence
+      auto t = sass::branch_target(i, f, end);
+      if (!t)
+        return out;
+      auto lo = set_bra_offset(f.lo, (int64_t(out.before[*t]) - int64_t(out.pos[i]) - 1) * 4);
+      if (!lo)
+        return out;
+      f.lo = *lo;
+    } else if (op == 0x145) { // BSSY
+      int64_t off = bssy_offset(f.lo);
+      if (off % 16)
+        return out;
+      int64_t t = int64_t(i) + 1 + off / 16;
+      if (t < 0 || t >= int64_t(end))
+        return out;
+      int64_t no = (int64_t(out.before[size_t(t)]) - int64_t(out.pos[i]) - 1) * 16;
+      f.lo = (f.lo & 0xffffffffu) | u64(uint32_t(int32_t(no))) << 32;
+      if (bssy_offset(f.lo) != no)
+        return out;
+    } else if (f.op() == 0x948) {
+      // Its bits 16-23 read as a BRA offset point at a BSYNC; no EXIT was
+      // measured inside that range.
+      int64_t t = int64_t(i) + 1 + bra_offset(f.lo) / 4;
+      for (size_t e : out.exits)
+        if (int64_t(e) >= std::min<int64_t>(int64_t(i), t) && int64_t(e) <= std::max<int64_t>(int64_t(i), t))
+          return out;
+    } else if ((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x946 && !sass::is_call(f) &&
+               f.op() != sass::op::kExit) {
+      return out; // other control transfers: not measured
+    }
+    if (f.op() == sass::op::kExit) {
+      // A surface store right before the EXIT loses its second stall cycle
+      // (measured: 0xf9d, stall 2 -> 1; no other opcode before an EXIT
+      // changed in 2,800 exits of the golden corpus).
+      if (!R.empty() && R.back().op() == kSust && R.back().stall() == 2)
+        R.back() = R.back().with_stall(1);
+      for (int k = 0; k < 3; k++)
+        R.push_back(Ins{(f.lo & 0xf000) | kDebugExitOps[k], kDebugExitHi[k]});
+    }
+    R.push_back(f);
+  }
+  size_t new_n = padded_count(R.size());
+  while (R.size() < new_n)
+    R.push_back(I[n - 1]);
+  out.code = sass::encode(R);
+  out.end = end;
+  out.status = DebugExitCode::Inserted;
+  return out;
+}
+
+std::optional<std::vector<u8>> insert_debug_exit_records(std::span<const u8> capsule,
+                                                         std::span<const u8> code) {
+  std::vector<u8> c(capsule.begin(), capsule.end());
+  std::vector<CapsuleItem> items;
+  if (!parse_capsule(c, items))
+    return std::nullopt;
+  std::vector<Ins> I = sass::decode(code);
+  // One item per instruction before the trailing NOPs.
+  size_t end = I.size();
+  while (end > 0 && I[end - 1].op() == sass::op::kNop)
+    end--;
+  if (items.size() != end)
+    return std::nullopt;
+  size_t body = 12 + 4 * ((items.size() + 31) / 32);
+  // The final BRA's item: a check token 0x50 | k << 7, k from 9 to 16, the
+  // capsule's last bytes.
+  if (items.empty() || I[end - 1].op() != sass::op::kBra || items.back().size != 2 ||
+      items.back().pos + 2 != c.size())
+    return std::nullopt;
+  const size_t stop = items.back().pos;
+  u16 check = read_le<u16>(c.data() + stop);
+  unsigned k = check >> 7;
+  if ((check & 0x7f) != 0x50 || k < 9 || k > 16)
+    return std::nullopt;
+  std::vector<u8> out(c.begin(), c.begin() + long(body));
+  size_t exits = 0;
+  size_t from = body; // input bytes copied up to here
+  for (size_t i = 0; i < items.size(); i++) {
+    if (I[i].op() != sass::op::kExit)
+      continue;
+    if (items[i].pos)
+      return std::nullopt; // an EXIT with a record of its own: not measured
+    auto rec = debug_exit_record(I[i].pred());
+    if (!rec)
+      return std::nullopt;
+    // The EXIT's bytes go after the last item before it that has some.
+    size_t at = body;
+    for (size_t j = 0; j < i; j++)
+      if (items[j].pos)
+        at = items[j].pos + items[j].size;
+    out.insert(out.end(), c.begin() + long(from), c.begin() + long(at));
+    out.insert(out.end(), rec->begin(), rec->end());
+    from = at;
+    u8 *mask = out.data() + 12 + 4 * (i / 32);
+    write_le<u32>(mask, read_le<u32>(mask) & ~(u32(1) << (i % 32)));
+    exits++;
+  }
+  out.insert(out.end(), c.begin() + long(from), c.begin() + long(stop));
+  // Each debug exit advances the check token by five (measured on 1, 2 and
+  // 4 exits).
+  k = 9 + (k - 9 + 5 * unsigned(exits)) % 8;
+  u16 next = u16(0x50 | k << 7);
+  out.push_back(u8(next));
+  out.push_back(u8(next >> 8));
+  return out;
+}
+
+DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::string *why) {
+  if (text.data.size() != text.size) {
+    *why = "code not in memory";
+    return DebugExitRewrite::Refused;
+  }
+  std::vector<u8> original = text.data;
+  // A stack-pointer load still pending at an EXIT of the opening block is
+  // waited on there (scoreboards allocated again from that wait).
+  std::vector<u8> waited = original;
+  bool rewaited = wait_stack_pointer_at_first_exit(waited).value_or(false);
+  DebugExitCode dx = insert_debug_exit_code(rewaited ? waited : original);
+  if (dx.status == DebugExitCode::NoExits)
+    return DebugExitRewrite::NoExits;
+  if (dx.status != DebugExitCode::Inserted) {
+    *why = "code outside the measured form";
+    return DebugExitRewrite::Refused;
+  }
+  const std::vector<bool> none_removed;
+  OffsetMap map{dx.pos, none_removed, dx.before, original.size() / 16, dx.end, original.size(), dx.code.size()};
+  map.moves_code_relocations = true;
+  const char *step = "";
+  auto rw = rewrite_offsets(ctx, text, map, &step);
+  if (!rw) {
+    *why = step;
+    return DebugExitRewrite::Refused;
+  }
+  const ElfSection *cap = input_capsule(text);
+  if (!cap) {
+    *why = "no capsule";
+    return DebugExitRewrite::Refused;
+  }
+  auto capsule = insert_debug_exit_records({cap->data.data(), cap->data.size()}, original);
+  if (!capsule) {
+    *why = "capsule outside the measured form";
+    return DebugExitRewrite::Refused;
+  }
+  commit(ctx, text, std::move(dx.code), std::move(*capsule), *rw);
+  log::debug("debug exits: {}: {} inserted{}", text.name, dx.exits.size(),
+             rewaited ? ", stack-pointer load waited on at the first EXIT" : "");
+  return DebugExitRewrite::Rewritten;
 }
 
 } // namespace dlink

@@ -43,6 +43,7 @@ struct Instruction {
   unsigned wr() const { return unsigned(hi >> 46 & 7); }      // write scoreboard
   unsigned rd() const { return unsigned(hi >> 49 & 7); }      // read scoreboard
   unsigned wait() const { return unsigned(hi >> 52 & 63); }   // wait mask
+  unsigned stall() const { return unsigned(hi >> 41 & 15); }  // stall cycles
   unsigned controls() const { return unsigned(hi >> kControlsShift & 0xfff); } // wr, rd, wait
   u64 operands_hi() const { return hi & kOperandMask; }
   unsigned dest() const { return unsigned(lo >> 16 & 0xff); } // first register operand
@@ -52,6 +53,9 @@ struct Instruction {
     u64 h = hi & ~(u64(0xfff) << kControlsShift);
     h |= u64(w) << 46 | u64(r) << 49 | u64(m) << 52;
     return {lo, h};
+  }
+  Instruction with_stall(unsigned cycles) const {
+    return {lo, (hi & ~(u64(15) << 41)) | u64(cycles & 15) << 41};
   }
 };
 

@@ -51,6 +51,10 @@ bool control_known(const Instruction &f) {
   // add pending producers, in both codes).
   if (op == 0x95c)
     return f.lo == 0x40000795cull && f.operands_hi() == 0x300000;
+  // A CALL falls through (the callee returns); what the rewrite leaves
+  // pending across it is checked against ptxas's code below.
+  if (is_call(f))
+    return true;
   return op == 0x941 || op == 0x946 || op == 0x948 || op == 0x348 || op == op::kExit;
 }
 
@@ -347,6 +351,17 @@ VerifyResult verify_refinalized(std::span<const u8> original, std::span<const u8
         return fail(fmt::format("the result of {} may be pending at {} (ptxas waits there)",
                                 at(N.prods[q].insn), at(j)));
     }
+  }
+
+  // Across a CALL only what ptxas left pending there (the callee's code
+  // counts on nothing else).
+  for (size_t k = 0; k < O.n; k++) {
+    if (removed[k] || !is_call(O.I[k]))
+      continue;
+    size_t j = pos[k];
+    for (size_t q = 0; q < N.prods.size(); q++)
+      if (N.in[j].test(q) && !O.in[k].test(size_t(n2o[q])))
+        return fail("the result of " + at(N.prods[q].insn) + " pending across the call at " + at(j));
   }
 
   // No scoreboard reused while pending, unless ptxas shared there too.
