@@ -188,6 +188,8 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
   if (ctx.arch.is_mercury())
     pass("place_relocatable_header_indices", place_relocatable_header_indices); // sm_100+: texture references' slot base
   pass("apply_relocations", apply_relocations);            // bank, shared and .debug_frame references resolved
+  if (ctx.arch.is_mercury())
+    pass("insert_debug_exit_sequences", insert_debug_exit_sequences); // sm_100+ -g: kernels compiled without -G
   if (ctx.opts.verbose)
     pass("report_resources", report_resources);            // -v: as merged (nothing laid out)
   if (ctx.arch.is_mercury()) {

@@ -532,24 +532,35 @@ std::optional<bool> wait_stack_pointer_at_first_exit(std::span<u8> code) {
   return true;
 }
 
-namespace {
-
-// nvlink -g re-finalizes no kernel compiled with -G (every one keeps ptxas's
-// code, -G exit MEMBARs included); the kernels of other inputs get the debug
-// exit sequence (docs/notes/debug-link.md).
 void insert_debug_exit_sequences(Context &ctx) {
+  if (!ctx.arch.is_mercury() || !ctx.opts.debug)
+    return;
+  // (-suppress-debug-info: only where some input was compiled with -G:
+  // glink_suppress_ptx, glink_mixed, glink_cdp have the sequence, call_2tu
+  // and dlink_ptx, without -G inputs, do not.)
+  if (ctx.opts.suppress_debug_info &&
+      std::none_of(ctx.inputs.begin(), ctx.inputs.end(),
+                   [](const InputObject *obj) { return compiled_with_device_debug(*obj); }))
+    return;
   for (OutputSection *sec : ctx.out.sections) {
     if (sec->removed || !sec->name.starts_with(".text.") || !sec->func || !(sec->func->other & STO_CUDA_ENTRY))
       continue;
     const InputObject *obj = sec->func->defined_in;
     if (!obj || compiled_with_device_debug(*obj))
       continue;
+
     std::string why;
     // (A weak kernel replaced by a later input's copy: nvlink left that
     // copy's EXIT offset as it was in weak_kernel_replaced; not measured
-    // further.)
+    // further. -suppress-debug-info: nvlink then re-finalizes the kernel
+    // with the sequence in ways not measured: glink_mixed's kli keeps
+    // ptxas's scoreboards in dlink's model but not in nvlink's, and
+    // libcudadevrt's memset kernels lose code; glink_suppress_ptx alone
+    // matched.)
     if (sec->func->later_copy_won)
       why = "a weak kernel replaced by a later input's copy";
+    else if (ctx.opts.suppress_debug_info && insert_debug_exit_code(sec->data).status != DebugExitCode::NoExits)
+      why = "with -suppress-debug-info, then re-finalized";
     else if (insert_debug_exits(ctx, *sec, &why) != DebugExitRewrite::Refused)
       continue;
     ctx.diag.fatal(fmt::format("-g (debug link) of the sm_100+ kernel '{}' compiled without -G (in '{}'): "
@@ -558,15 +569,12 @@ void insert_debug_exit_sequences(Context &ctx) {
   }
 }
 
-} // namespace
-
 void refinalize_kernels(Context &ctx) {
   if (!ctx.arch.is_mercury())
     return;
-  if (writes_debug_info(ctx)) { // (-suppress-debug-info: as without -g)
-    insert_debug_exit_sequences(ctx);
+  insert_debug_exit_sequences(ctx);
+  if (writes_debug_info(ctx)) // (-suppress-debug-info: then as without -g)
     return;
-  }
   // --dlink-no-refinalize (research): the kernels keep ptxas's code, the
   // input against which nvlink's re-finalization is compared.
   if (ctx.opts.dlink_no_refinalize)

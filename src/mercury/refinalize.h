@@ -98,9 +98,18 @@ std::optional<bool> wait_stack_pointer_at_first_exit(std::span<u8> code);
 enum class DebugExitRewrite { NoExits, Rewritten, Refused };
 DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::string *why);
 
+// -g on sm_100+, executable and -r links: the kernels of inputs compiled
+// without -G get the debug exit sequence (insert_debug_exits; a fatal error
+// where that is outside what was measured). Without -suppress-debug-info
+// nvlink re-finalizes no kernel (-G ones keep ptxas's code, exit MEMBARs
+// included); with it the sequence goes in only where some input was compiled
+// with -G, and every kernel is then re-finalized as without -g
+// (glink_suppress_ptx: the inserted MEMBAR goes again in a call-free kernel).
+void insert_debug_exit_sequences(Context &ctx);
+
 // Applies reallocate_scoreboards to every kernel (a .text.<f> with a
 // .nv.info.<f>) without a stack frame of its own; launch bounds do not
-// matter. sm_100+ only.
+// matter. sm_100+ only; with -g insert_debug_exit_sequences instead.
 void refinalize_kernels(Context &ctx);
 
 } // namespace dlink

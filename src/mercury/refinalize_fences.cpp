@@ -774,10 +774,18 @@ void commit(Context &ctx, OutputSection &text, std::vector<u8> code, std::vector
   mercury_state(ctx).capsule_replacement[&text] = std::move(capsule);
 }
 
-// The capsule of the function defined in `text`, as its input has it.
-const ElfSection *input_capsule(const OutputSection &text) {
+// The capsule of the function defined in `text`: as its input has it, or
+// as an earlier rewrite left it (-g -suppress-debug-info: the debug exit
+// sequence inserted, then the kernel re-finalized).
+std::optional<std::span<const u8>> current_capsule(Context &ctx, const OutputSection &text) {
+  auto &replaced = mercury_state(ctx).capsule_replacement;
+  if (auto it = replaced.find(&text); it != replaced.end())
+    return std::span<const u8>(it->second);
   const InputObject *obj = text.func ? text.func->defined_in : nullptr;
-  return obj ? obj->elf.section_named(".nv.capmerc" + std::string(text.name)) : nullptr;
+  const ElfSection *cap = obj ? obj->elf.section_named(".nv.capmerc" + std::string(text.name)) : nullptr;
+  if (!cap)
+    return std::nullopt;
+  return std::span<const u8>(cap->data.data(), cap->data.size());
 }
 
 } // namespace
@@ -799,10 +807,10 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
   auto rw = rewrite_offsets(ctx, text, map, &why);
   if (!rw)
     return kept(text, why);
-  const ElfSection *cap = input_capsule(text);
+  auto cap = current_capsule(ctx, text);
   if (!cap)
     return kept(text, "no capsule");
-  auto capsule = recode_fence_capsule({cap->data.data(), cap->data.size()}, st.pairs, st.exit_membars);
+  auto capsule = recode_fence_capsule(*cap, st.pairs, st.exit_membars);
   if (!capsule)
     return kept(text, "capsule fence records");
 
@@ -928,6 +936,12 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes) {
         R.back() = R.back().with_stall(1);
       for (int k = 0; k < 3; k++)
         R.push_back(Ins{(f.lo & 0xf000) | kDebugExitOps[k], kDebugExitHi[k]});
+      // An EXIT whose stall covers more than its usual 5 cycles (a latency
+      // to what follows it) counts the sequence's 6: libcudadevrt's
+      // memset_3d_device<unsigned long, 0, 0, *> at sm_120, an @P0 EXIT
+      // after UIMADs, stall 8 -> 5.
+      if (f.stall() > 5)
+        f = f.with_stall(std::max(5u, f.stall() - 6));
     }
     R.push_back(f);
   }
@@ -1023,12 +1037,12 @@ DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::stri
     *why = step;
     return DebugExitRewrite::Refused;
   }
-  const ElfSection *cap = input_capsule(text);
+  auto cap = current_capsule(ctx, text);
   if (!cap) {
     *why = "no capsule";
     return DebugExitRewrite::Refused;
   }
-  auto capsule = insert_debug_exit_records({cap->data.data(), cap->data.size()}, original);
+  auto capsule = insert_debug_exit_records(*cap, original);
   if (!capsule) {
     *why = "capsule outside the measured form";
     return DebugExitRewrite::Refused;

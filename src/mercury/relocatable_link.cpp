@@ -18,10 +18,6 @@ void refuse_unsupported_relocatable_mercury(Context &ctx) {
     ctx.diag.fatal(fmt::format("-r (relocatable link) for {} {} is not supported by dlink yet",
                                ctx.arch.name(), what));
   };
-  // (Measured: the kernels' code changes size, 0x400 -> 0x480, with -g even
-  // on inputs without debug information; relocatable_debug_plain.)
-  if (ctx.opts.debug)
-    refuse("with -g");
   // (A weak function kept from a later input than its first definition is
   // linked as in an executable link, with its one measured difference:
   // weak_kernel_bank_order's replaced kernel FDE, tools/mode-sweep -- -r;
