@@ -385,10 +385,10 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
       int64_t t = int64_t(i) + 1 + off / 16;
       if (t < 0 || t >= int64_t(end) || removed[size_t(t)])
         return out; // outside the code, into the padding, or at a removed instruction
-      int64_t no = (int64_t(pos[size_t(t)]) - int64_t(pos[i]) - 1) * 16;
-      f.lo = (f.lo & 0xffffffffu) | u64(uint32_t(int32_t(no))) << 32;
-      if (bssy_offset(f.lo) != no)
+      auto lo = sass::set_bssy_offset(f.lo, (int64_t(pos[size_t(t)]) - int64_t(pos[i]) - 1) * 16);
+      if (!lo)
         return out;
+      f.lo = *lo;
     } else if (f.op() == 0x948) {
       // Its bits 16-23 read as a BRA offset point at a BSYNC; no removal
       // was measured inside that range.
@@ -913,10 +913,10 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes) {
       int64_t t = int64_t(i) + 1 + off / 16;
       if (t < 0 || t >= int64_t(end))
         return out;
-      int64_t no = (int64_t(out.before[size_t(t)]) - int64_t(out.pos[i]) - 1) * 16;
-      f.lo = (f.lo & 0xffffffffu) | u64(uint32_t(int32_t(no))) << 32;
-      if (bssy_offset(f.lo) != no)
+      auto lo = sass::set_bssy_offset(f.lo, (int64_t(out.before[size_t(t)]) - int64_t(out.pos[i]) - 1) * 16);
+      if (!lo)
         return out;
+      f.lo = *lo;
     } else if (f.op() == 0x948) {
       // Its bits 16-23 read as a BRA offset point at a BSYNC; no EXIT was
       // measured inside that range.

@@ -114,6 +114,12 @@ inline std::optional<size_t> branch_target(size_t i, const Instruction &f, size_
 
 // BSSY: signed byte offset in bits 32-63, relative to the next instruction.
 inline int64_t bssy_offset(u64 lo) { return int64_t(lo) >> 32; }
+inline std::optional<u64> set_bssy_offset(u64 lo, int64_t off) {
+  u64 out = (lo & 0xffffffffu) | u64(uint32_t(int32_t(off))) << 32;
+  if (bssy_offset(out) != off)
+    return std::nullopt;
+  return out;
+}
 
 // Dataflow sets over a kernel's instructions (scoreboard pending sets in the
 // re-finalization model and in the verifier): a fixed-size bit set, and a
