@@ -53,6 +53,12 @@ bool is_wide_membar(const Ins &f) {
 // (measured on 5852 sm_100+ kernels, ptxas and nvlink alike).
 size_t padded_count(size_t end) { return ((end * 16 + 0x7f) / 0x80 * 0x80 + 0x80) / 16; }
 
+// The code of `R` with that padding of `nop`s.
+std::vector<u8> padded_code(std::vector<Ins> R, const Ins &nop) {
+  R.resize(padded_count(R.size()), nop);
+  return sass::encode(R);
+}
+
 const std::vector<u8> kOffsetAttrs = {
     EIATTR_EXIT_INSTR_OFFSETS,         EIATTR_S2RCTAID_INSTR_OFFSETS,
     EIATTR_LD_CACHEMOD_INSTR_OFFSETS,  EIATTR_ATOM_SYS_INSTR_OFFSETS,
@@ -228,6 +234,35 @@ rewrite_line_tables(Context &ctx, const OutputSymbol *fn, const Map &map, u64 ol
 // MEMBAR pair; nvlink writes "51 02 xx yy". The last u16 is a check field
 // 0x50 | k << 7 (k from 9 to 16) that keeps the sum of the capsule's u16
 // words constant modulo 0x400 (measured on every changed capsule).
+// A BRA or BSSY at old index i, now at new index `at`, made to point at
+// new_target(t, bssy): the new index of its old target t (nullopt: outside
+// what the rewrite allows). Other instructions are returned unchanged;
+// nullopt for an offset that is not whole instructions, a target outside
+// the code (or in its padding, from `end` on) or one that does not fit.
+template <class NewTarget>
+std::optional<Ins> retarget_branch(Ins f, size_t i, size_t at, size_t end, NewTarget new_target) {
+  unsigned op = f.op() & 0x1ff;
+  bool bra = op == 0x147, bssy = op == 0x145;
+  if (!bra && !bssy)
+    return f;
+  const int64_t unit = bra ? 4 : 16; // offset units per 16-byte instruction
+  int64_t off = bra ? bra_offset(f.lo) : bssy_offset(f.lo);
+  if (off % unit)
+    return std::nullopt;
+  int64_t t = int64_t(i) + 1 + off / unit;
+  if (t < 0 || t >= int64_t(end))
+    return std::nullopt;
+  std::optional<size_t> nt = new_target(size_t(t), bssy);
+  if (!nt)
+    return std::nullopt;
+  int64_t no = (int64_t(*nt) - int64_t(at) - 1) * unit;
+  auto lo = bra ? set_bra_offset(f.lo, no) : sass::set_bssy_offset(f.lo, no);
+  if (!lo)
+    return std::nullopt;
+  f.lo = *lo;
+  return f;
+}
+
 } // namespace
 
 std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size_t pairs,
@@ -365,30 +400,17 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
       continue;
     Ins f = I[i];
     unsigned op = f.op() & 0x1ff;
-    if (op == 0x147) { // BRA
-      int64_t off = bra_offset(f.lo);
-      if (off % 4)
-        return out;
-      int64_t t = int64_t(i) + 1 + off / 4;
+    if (op == 0x147 || op == 0x145) {
       // (A branch to a removed -G exit MEMBAR goes to the next instruction
       // kept: gdebug_single's k2, `BRA` +0 before it, keeps offset 0.)
-      if (t < 0 || t >= int64_t(end) || (removed[size_t(t)] && !exit_membar[size_t(t)]))
-        return out; // outside the code, into the padding, or at a removed instruction
-      auto lo = set_bra_offset(f.lo, (int64_t(pos[size_t(t)]) - int64_t(pos[i]) - 1) * 4);
-      if (!lo)
+      auto g = retarget_branch(f, i, pos[i], end, [&](size_t t, bool bssy) -> std::optional<size_t> {
+        if (removed[t] && (bssy || !exit_membar[t]))
+          return std::nullopt; // at a removed instruction
+        return pos[t];
+      });
+      if (!g)
         return out;
-      f.lo = *lo;
-    } else if (op == 0x145) { // BSSY
-      int64_t off = bssy_offset(f.lo);
-      if (off % 16)
-        return out;
-      int64_t t = int64_t(i) + 1 + off / 16;
-      if (t < 0 || t >= int64_t(end) || removed[size_t(t)])
-        return out; // outside the code, into the padding, or at a removed instruction
-      auto lo = sass::set_bssy_offset(f.lo, (int64_t(pos[size_t(t)]) - int64_t(pos[i]) - 1) * 16);
-      if (!lo)
-        return out;
-      f.lo = *lo;
+      f = *g;
     } else if (f.op() == 0x948) {
       // Its bits 16-23 read as a BRA offset point at a BSYNC; no removal
       // was measured inside that range.
@@ -402,10 +424,7 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
     }
     R.push_back(f);
   }
-  size_t new_n = padded_count(R.size());
-  while (R.size() < new_n)
-    R.push_back(I[n - 1]);
-  out.code = sass::encode(R);
+  out.code = padded_code(std::move(R), I[n - 1]);
   out.end = end;
   out.pairs = pairs;
   out.status = FenceStrip::Stripped;
@@ -601,19 +620,13 @@ std::optional<std::vector<InfoRecord>> rewrite_offset_records(const OutputSectio
                                                               const OffsetMap &map) {
   std::vector<InfoRecord> records = info.records;
   for (InfoRecord &r : records) {
-    if (contains(kOffsetAttrs, r.attr)) {
-      if (r.payload.size() % 4)
+    bool list = contains(kOffsetAttrs, r.attr), pairs = contains(kOffsetPairAttrs, r.attr);
+    if (list || pairs) {
+      // Every word an offset, or the second of each (kind, offset) pair.
+      const size_t stride = pairs ? 8 : 4;
+      if (r.payload.size() % stride)
         return std::nullopt;
-      for (size_t k = 0; k < r.payload.size(); k += 4) {
-        auto o = map(read_le<u32>(r.payload.data() + k));
-        if (!o)
-          return std::nullopt;
-        write_le<u32>(r.payload.data() + k, u32(*o));
-      }
-    } else if (contains(kOffsetPairAttrs, r.attr)) {
-      if (r.payload.size() % 8)
-        return std::nullopt;
-      for (size_t k = 4; k < r.payload.size(); k += 8) {
+      for (size_t k = stride - 4; k < r.payload.size(); k += stride) {
         auto o = map(read_le<u32>(r.payload.data() + k));
         if (!o)
           return std::nullopt;
@@ -898,25 +911,12 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes) {
   for (size_t i = 0; i < end; i++) {
     Ins f = I[i];
     unsigned op = f.op() & 0x1ff;
-    if (op == 0x147) { // BRA: a branch to an EXIT goes to its sequence
-      auto t = sass::branch_target(i, f, end);
-      if (!t)
+    if (op == 0x147 || op == 0x145) { // a branch to an EXIT goes to its sequence
+      auto g = retarget_branch(f, i, out.pos[i], end,
+                               [&](size_t t, bool) -> std::optional<size_t> { return out.before[t]; });
+      if (!g)
         return out;
-      auto lo = set_bra_offset(f.lo, (int64_t(out.before[*t]) - int64_t(out.pos[i]) - 1) * 4);
-      if (!lo)
-        return out;
-      f.lo = *lo;
-    } else if (op == 0x145) { // BSSY
-      int64_t off = bssy_offset(f.lo);
-      if (off % 16)
-        return out;
-      int64_t t = int64_t(i) + 1 + off / 16;
-      if (t < 0 || t >= int64_t(end))
-        return out;
-      auto lo = sass::set_bssy_offset(f.lo, (int64_t(out.before[size_t(t)]) - int64_t(out.pos[i]) - 1) * 16);
-      if (!lo)
-        return out;
-      f.lo = *lo;
+      f = *g;
     } else if (f.op() == 0x948) {
       // Its bits 16-23 read as a BRA offset point at a BSYNC; no EXIT was
       // measured inside that range.
@@ -945,10 +945,7 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes) {
     }
     R.push_back(f);
   }
-  size_t new_n = padded_count(R.size());
-  while (R.size() < new_n)
-    R.push_back(I[n - 1]);
-  out.code = sass::encode(R);
+  out.code = padded_code(std::move(R), I[n - 1]);
   out.end = end;
   out.status = DebugExitCode::Inserted;
   return out;
