@@ -157,9 +157,6 @@ struct OutputSymbol {
   // A function dead-code elimination would remove, kept because -g or
   // --preserve-relocs removes nothing (dead_code.h mark_unreachable_functions).
   bool unreachable = false;
-  // A weak function whose copy in a later input replaced the first one (the
-  // output keeps the first copy's place).
-  bool later_copy_won = false;
   // Such a kernel (one kernel pruning leaves out, --preserve-relocs): a
   // device function in the call graph.
   bool pruned_entry = false;

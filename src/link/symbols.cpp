@@ -134,7 +134,6 @@ void InputMerger::merge_function_symbols() {
       }
       discarded_[i] = true;
       winner_elsewhere_.insert(i);
-      out->later_copy_won = true;
       continue;
     }
     if (out->defined()) {

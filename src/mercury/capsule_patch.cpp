@@ -10,12 +10,17 @@
 
 namespace dlink {
 
-size_t capsule_record_size(u8 h) {
-  size_t n = h & 0xf;
-  if (h & 0x40) {
-    if (n == 1)
-      return h & 0x10 ? 18 : 4; // 0x51, 0xd1: a 4-byte prefix and a 14-byte record
-    if (n == 2)
+size_t capsule_record_size(std::span<const u8> c, size_t pos) {
+  size_t n = c[pos] & 0xf;
+  if (c[pos] & 0x40) {
+    if (n == 1 && (c[pos] & 0x10)) {
+      // 0x51, 0xd1: a 2-byte token (a fence's or a debug exit's), then the
+      // record it belongs to.
+      if (pos + 2 >= c.size() || (c[pos + 2] & 0x50) == 0x50)
+        return 0; // no record after it
+      return 2 + capsule_record_size(c, pos + 2);
+    }
+    if (n == 1 || n == 2)
       return 4;
     return 2 * std::max<size_t>(n, 1);
   }
@@ -36,16 +41,26 @@ bool parse_capsule(const std::vector<u8> &c, std::vector<CapsuleItem> &items) {
     }
     if (pos >= c.size())
       return false; // items so far are kept
-    size_t len = capsule_record_size(c[pos]);
-    if (len > c.size() - pos)
+    size_t len = capsule_record_size(c, pos);
+    if (len == 0 || len > c.size() - pos)
       return false; // a record past the end: items so far are kept
-    items.push_back({pos, len});
+    size_t insns = 1;
+    if ((c[pos] & 0x5f) == 0x51 && (insns = read_le<u16>(c.data() + pos) >> 7) == 0)
+      return false;
+    items.push_back({pos, len, insns});
     pos += len;
   }
   // Some capsules end with one 2-byte token outside the count.
   return pos == c.size() || pos + 2 == c.size();
 }
 
+
+std::vector<size_t> capsule_item_of_instruction(const std::vector<CapsuleItem> &items) {
+  std::vector<size_t> of;
+  for (size_t k = 0; k < items.size(); k++)
+    of.insert(of.end(), items[k].insns, k);
+  return of;
+}
 
 void patch_capsules(Context &ctx) {
   for (OutputSection *capsule : ctx.out.sections) {
@@ -96,6 +111,7 @@ void patch_capsules(Context &ctx) {
     // its end) is still used up to the items it reached; each target
     // record is checked below.
     bool parsed = parse_capsule(capsule->data, items);
+    std::vector<size_t> item_of = capsule_item_of_instruction(items);
     std::vector<u8> &c = capsule->data;
     size_t next = 0;
     for (const MercuryState::CapsuleValue &v : values) {
@@ -105,10 +121,12 @@ void patch_capsules(Context &ctx) {
         next++;
       if (next == order.size())
         fail(fmt::format("no SASS relocation for '{}'", v.sym->name));
-      u64 item = sass[order[next++]].offset / 16;
-      if (item >= items.size())
+      u64 insn = sass[order[next++]].offset / 16;
+      if (insn >= item_of.size())
         fail(parsed ? "instruction outside the capsule" : "unknown encoding");
-      const CapsuleItem &it = items[item];
+      const CapsuleItem &it = items[item_of[insn]];
+      if (it.insns != 1)
+        fail(fmt::format("instruction {} inside a record of {} instructions", insn, it.insns));
       if (it.pos == 0)
         continue; // no bytes for this instruction
       bool abs16 = v.type == kMercuryRelocBase + 0x04;

@@ -550,16 +550,14 @@ void insert_debug_exit_sequences(Context &ctx) {
       continue;
 
     std::string why;
-    // (A weak kernel replaced by a later input's copy: nvlink left that
-    // copy's EXIT offset as it was in weak_kernel_replaced; not measured
-    // further. -suppress-debug-info: nvlink then re-finalizes the kernel
-    // with the sequence in ways not measured: glink_mixed's kli keeps
-    // ptxas's scoreboards in dlink's model but not in nvlink's, and
-    // libcudadevrt's memset kernels lose code; glink_suppress_ptx alone
-    // matched.)
-    if (sec->func->later_copy_won)
-      why = "a weak kernel replaced by a later input's copy";
-    else if (ctx.opts.suppress_debug_info && insert_debug_exit_code(sec->data).status != DebugExitCode::NoExits)
+    // (-suppress-debug-info: nvlink then re-finalizes the kernel with the
+    // sequence in ways not measured: glink_mixed's kli keeps ptxas's
+    // scoreboards in dlink's model but not in nvlink's, and libcudadevrt's
+    // memset kernels lose code; glink_suppress_ptx alone matched. A weak
+    // kernel replaced by a later input's copy gets the sequence as any
+    // other: weak_kernel_replaced, relocatable_weak_kernel and
+    // preserve_relocs_weak_replaced identical on all six sm_100+ targets.)
+    if (ctx.opts.suppress_debug_info && insert_debug_exit_code(sec->data).status != DebugExitCode::NoExits)
       why = "with -suppress-debug-info, then re-finalized";
     else if (insert_debug_exits(ctx, *sec, &why) != DebugExitRewrite::Refused)
       continue;

@@ -81,7 +81,12 @@ struct DebugExitCode {
   std::vector<size_t> exits;   // the EXITs (input indices)
   size_t end = 0;              // input instructions before the trailing NOPs
 };
-DebugExitCode insert_debug_exit_code(std::span<const u8> code);
+// `jump_targets`: the instruction indices the kernel's BRX jump tables hold
+// (nullptr: not known, and a BRX is outside the measured form). nvlink leaves
+// the tables as they are; measured only where no target moves, so a target
+// after an EXIT is outside the form too.
+DebugExitCode insert_debug_exit_code(std::span<const u8> code,
+                                     const std::vector<size_t> *jump_targets = nullptr);
 
 // The capsule's part: an exit record in each EXIT's item and the check
 // token advanced; nullopt outside the measured form.

@@ -18,6 +18,7 @@
 #include "mercury/state.h"
 #include "output_model.h"
 #include "dlink/log.h"
+#include "dlink/reloc_types.h"
 #include "sass.h"
 #include "sass_verify.h"
 
@@ -632,6 +633,30 @@ std::optional<std::vector<InfoRecord>> rewrite_offset_records(const OutputSectio
           return std::nullopt;
         write_le<u32>(r.payload.data() + k, u32(*o));
       }
+    } else if (r.attr == EIATTR_INDIRECT_BRANCH_TARGETS) {
+      // Groups (BRX offset, 0, n, n target offsets): kept as they are where
+      // none of them moves (measured: empty_rela_constant2 with -g).
+      const u8 *p = r.payload.data();
+      size_t words = r.payload.size() / 4, k = 0;
+      if (r.payload.size() % 4)
+        return std::nullopt;
+      while (k < words) {
+        if (k + 3 > words)
+          return std::nullopt;
+        size_t n = read_le<u32>(p + 4 * (k + 2));
+        if (n > words - k - 3)
+          return std::nullopt;
+        auto stays = [&](size_t w, bool row) {
+          u32 o = read_le<u32>(p + 4 * w);
+          return map(o, row) == std::optional<u64>(o);
+        };
+        if (!stays(k, false))
+          return std::nullopt;
+        for (size_t w = k + 3; w < k + 3 + n; w++)
+          if (!stays(w, true))
+            return std::nullopt;
+        k += 3 + n;
+      }
     } else if (!contains(kPlainAttrs, r.attr)) {
       log::debug("refinalize: {}: record {:#x} not measured", info.name, r.attr);
       return std::nullopt;
@@ -871,7 +896,8 @@ std::optional<std::array<u8, 18>> debug_exit_record(unsigned pred) {
 
 } // namespace
 
-DebugExitCode insert_debug_exit_code(std::span<const u8> bytes) {
+DebugExitCode insert_debug_exit_code(std::span<const u8> bytes,
+                                     const std::vector<size_t> *jump_targets) {
   DebugExitCode out;
   std::vector<Ins> I = sass::decode(bytes);
   const size_t n = I.size();
@@ -924,8 +950,18 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes) {
       for (size_t e : out.exits)
         if (int64_t(e) >= std::min<int64_t>(int64_t(i), t) && int64_t(e) <= std::max<int64_t>(int64_t(i), t))
           return out;
-    } else if ((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x946 && !sass::is_call(f) &&
-               f.op() != sass::op::kExit) {
+    } else if ((f.op() & 0x1ff) == 0x149) {
+      // BRX: its table's targets stay where they are (empty_rela_constant2:
+      // nvlink's table unchanged, every target before the EXIT).
+      if (!jump_targets)
+        return out;
+      for (size_t t : *jump_targets)
+        if (t >= end || out.before[t] != t)
+          return out;
+    } else if ((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x942 &&
+               f.op() != 0x946 && !sass::is_call(f) && f.op() != sass::op::kExit) {
+      // (0x942, BREAK, names a barrier register, not a target: thrust_device's
+      // sort_rows, unchanged by nvlink.)
       return out; // other control transfers: not measured
     }
     if (f.op() == sass::op::kExit) {
@@ -958,17 +994,18 @@ std::optional<std::vector<u8>> insert_debug_exit_records(std::span<const u8> cap
   if (!parse_capsule(c, items))
     return std::nullopt;
   std::vector<Ins> I = sass::decode(code);
-  // One item per instruction before the trailing NOPs.
+  // The items cover the instructions before the trailing NOPs.
   size_t end = I.size();
   while (end > 0 && I[end - 1].op() == sass::op::kNop)
     end--;
-  if (items.size() != end)
+  std::vector<size_t> item_of = capsule_item_of_instruction(items);
+  if (item_of.size() != end)
     return std::nullopt;
   size_t body = 12 + 4 * ((items.size() + 31) / 32);
   // The final BRA's item: a check token 0x50 | k << 7, k from 9 to 16, the
   // capsule's last bytes.
   if (items.empty() || I[end - 1].op() != sass::op::kBra || items.back().size != 2 ||
-      items.back().pos + 2 != c.size())
+      items.back().insns != 1 || items.back().pos + 2 != c.size())
     return std::nullopt;
   const size_t stop = items.back().pos;
   u16 check = read_le<u16>(c.data() + stop);
@@ -978,12 +1015,13 @@ std::optional<std::vector<u8>> insert_debug_exit_records(std::span<const u8> cap
   std::vector<u8> out(c.begin(), c.begin() + long(body));
   size_t exits = 0;
   size_t from = body; // input bytes copied up to here
-  for (size_t i = 0; i < items.size(); i++) {
-    if (I[i].op() != sass::op::kExit)
+  for (size_t x = 0; x < end; x++) {
+    if (I[x].op() != sass::op::kExit)
       continue;
-    if (items[i].pos)
+    size_t i = item_of[x];
+    if (items[i].pos || items[i].insns != 1)
       return std::nullopt; // an EXIT with a record of its own: not measured
-    auto rec = debug_exit_record(I[i].pred());
+    auto rec = debug_exit_record(I[x].pred());
     if (!rec)
       return std::nullopt;
     // The EXIT's bytes go after the last item before it that has some.
@@ -1008,6 +1046,43 @@ std::optional<std::vector<u8>> insert_debug_exit_records(std::span<const u8> cap
   return out;
 }
 
+namespace {
+
+// The instruction indices held by kernel f's BRX jump tables: the words of
+// its SASS optimizer bank (.nv.constant2.<f>, byte offsets into the code)
+// at the offsets where the Mercury twin bank has a R_MERCURY_PROG_REL32
+// against f. nullopt where they cannot be read.
+std::optional<std::vector<size_t>> jump_table_targets(const OutputSection &text) {
+  const InputObject *obj = text.func ? text.func->defined_in : nullptr;
+  if (!obj)
+    return std::nullopt;
+  const ElfFile &elf = obj->elf;
+  std::string fname(text.func->name);
+  std::vector<size_t> targets;
+  auto rela = elf.find_section(".nv.merc.rela.nv.constant.optimizer." + fname);
+  if (!rela)
+    return targets; // no table
+  auto bank = elf.find_section(".nv.constant2." + fname);
+  const ElfSection &r = elf.sections[*rela];
+  if (!bank || r.link >= elf.sections.size())
+    return std::nullopt;
+  std::vector<ElfSymbol> syms = read_symbols(elf, elf.sections[r.link]);
+  std::span<const u8> words = elf.sections[*bank].data;
+  for (const ElfReloc &x : read_relocs(r)) {
+    if (x.type != kMercuryRelocBase + 0x08 || x.sym >= syms.size() || syms[x.sym].name != fname)
+      continue; // not a code address of f
+    if (x.offset + 4 > words.size())
+      return std::nullopt;
+    u32 off = read_le<u32>(words.data() + x.offset);
+    if (off % sass::kInstructionSize)
+      return std::nullopt;
+    targets.push_back(off / sass::kInstructionSize);
+  }
+  return targets;
+}
+
+} // namespace
+
 DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::string *why) {
   if (text.data.size() != text.size) {
     *why = "code not in memory";
@@ -1018,7 +1093,9 @@ DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::stri
   // waited on there (scoreboards allocated again from that wait).
   std::vector<u8> waited = original;
   bool rewaited = wait_stack_pointer_at_first_exit(waited).value_or(false);
-  DebugExitCode dx = insert_debug_exit_code(rewaited ? waited : original);
+  std::optional<std::vector<size_t>> targets = jump_table_targets(text);
+  DebugExitCode dx = insert_debug_exit_code(rewaited ? waited : original,
+                                            targets ? &*targets : nullptr);
   if (dx.status == DebugExitCode::NoExits)
     return DebugExitRewrite::NoExits;
   if (dx.status != DebugExitCode::Inserted) {

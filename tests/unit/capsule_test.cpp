@@ -3,6 +3,7 @@
 // into the capsules, with the capsules' records damaged. The link must end in
 // an nvlink-style fatal error without output, never read past a capsule.
 #include "dlink/elf.h"
+#include "mercury/capsule_patch.h"
 #include "link_runner.h"
 
 #include <gtest/gtest.h>
@@ -86,4 +87,45 @@ TEST(Capsule, ItemCountBeyondTheCapsuleIsRefused) {
   EXPECT_NE(r.diagnostics.find("dlink cannot place it in this capsule-Mercury code"),
             std::string::npos)
       << r.diagnostics;
+}
+
+// Every sm_100+ capsule ptxas wrote for the golden cases parses into exactly
+// its item count, ending at the capsule's end (or before a 2-byte token):
+// the record-length rule of capsule_record_size, fences' and debug exits'
+// 0x51/0xd1 tokens before records of either size included (cg_grid,
+// cub_reduce and lineinfo_single's k_release have such tokens before 16- and
+// 32-byte records).
+TEST(Capsule, EveryGoldenInputCapsuleParses) {
+  const fs::path golden = fs::path(DLINK_TESTDATA) / "golden";
+  size_t capsules = 0, tokened = 0;
+  for (const auto &entry : fs::recursive_directory_iterator(golden)) {
+    const fs::path &p = entry.path();
+    if (p.extension() != ".cubin" || p.filename() == "expected.cubin" ||
+        p.parent_path().filename().string().rfind("sm_1", 0) != 0)
+      continue;
+    std::vector<u8> bytes = test::read_bytes(p);
+    ElfFile elf = read_elf(bytes);
+    for (const ElfSection &s : elf.sections) {
+      if (s.type != SHT_CUDA_CAPMERC_TEXT)
+        continue;
+      std::vector<u8> c(bytes.begin() + long(s.offset), bytes.begin() + long(s.offset + s.size));
+      std::vector<CapsuleItem> items;
+      EXPECT_TRUE(parse_capsule(c, items)) << p << " " << s.name;
+      capsules++;
+      for (const CapsuleItem &it : items)
+        if (it.size && (c[it.pos] == 0x51 || c[it.pos] == 0xd1) && it.size != 18)
+          tokened++;
+    }
+  }
+  EXPECT_GT(capsules, 5000u);
+  EXPECT_GT(tokened, 0u); // a token before a 32-byte record was seen
+}
+
+TEST(Capsule, TokenWithoutRecordDoesNotParse) {
+  // Header: section 0, 0, one item with bytes; then 0x51 0x02 followed by the
+  // check token 0x50 | 9 << 7: no record after the first token.
+  std::vector<u8> c = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0x51, 0x02, 0xd0, 0x04};
+  std::vector<CapsuleItem> items;
+  EXPECT_FALSE(parse_capsule(c, items));
+  EXPECT_EQ(capsule_record_size(c, 16), 0u);
 }
