@@ -463,6 +463,8 @@ void merge_function_banks(Context &ctx) {
       rel->rela = true;
       rel->target = bank;
       ctx.out.optimizer_relas.push_back(rel);
+      if (ctx.opts.preserve_relocs) // (recursion's kernel bank)
+        resolved_rela_section_for(ctx, bank);
     }
   }
   for (const auto &group : groups) {

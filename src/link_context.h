@@ -296,6 +296,9 @@ struct OutputSection {
   const InputObject *bank_input = nullptr;
   u32 bank_symbol = 0;
   bool bank_local = false;
+  // sm_100+ -r: variables of this optimizer bank named so far (each is
+  // named "<bank>.<n>", n from 1).
+  u32 optimizer_variables = 0;
   // .nv.shared.<k> of a kernel that uses dynamic shared memory.
   bool uses_dynamic_shared = false;
   bool uses_namespace_shared = false;

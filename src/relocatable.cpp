@@ -1,6 +1,5 @@
 // -r (--relocatable-link): the stages only a relocatable link runs
 // (relocatable.h; measured on nvlink 13.0.88, docs/notes/relocatable.md).
-#include "arch_format.h"
 #include "relocatable.h"
 
 #include "dead_code.h"
@@ -31,7 +30,6 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
   if (!relocatable_output(ctx))
     return;
   // (After the merge, so that its errors come first, as with nvlink.)
-  refuse_unsupported_relocatable_mercury(ctx); // sm_100+ (mercury/relocatable_link.h)
   auto refuse = [&](const InputObject &in, std::string_view what) {
     ctx.diag.fatal(fmt::format("-r (relocatable link) of '{}': {} is not supported by dlink yet",
                                in.name, what));
@@ -380,14 +378,6 @@ namespace {
 // `tools/mode-sweep -- --preserve-relocs`: their images differ or are not
 // modelled; docs/notes/relocatable.md), or nullptr.
 const char *preserve_relocs_refusal(const Context &ctx) {
-  // (sm_100+: nvlink keeps the optimizer banks' .nv.constant.optimizer.*
-  // working names and lists their relocations: empty_rela_constant2,
-  // recursion.)
-  if (!arch_format(ctx.arch).optimizer_bank_prefix.empty())
-    for (const InputObject *obj : ctx.inputs)
-      for (const ElfSection &sec : obj->elf.sections)
-        if (sec.name.starts_with(".nv.constant2."))
-          return "with optimizer constant banks (.nv.constant2.<f>) for sm_100 and newer";
   if (ctx.opts.lto)
     return "with -dlto";
   // (With -g's debug information: not measured.)

@@ -268,6 +268,18 @@ void InputMerger::merge_relocs(const ElfSection &in) {
   if (target->detached) {
     if (!section_relocs(obj_, in).empty())
       ctx_.diag.fatal(fmt::format("unsupported: relocations in '{}'", in.name));
+    // (sm_100+ --preserve-relocs: a .nv.resolvedrela name under the bank's
+    // working name stays in the string tables, with no section:
+    // recursion's is_even.)
+    std::string_view prefix = arch_format(ctx_.arch).optimizer_bank_prefix;
+    if (ctx_.opts.preserve_relocs && !prefix.empty() && target->name.starts_with(".nv.constant2.")) {
+      OutputSection *named = create_section(
+          ctx_, fmt::format(".nv.resolvedrela{}.{}", prefix, target->name.substr(14)),
+          SHT_CUDA_RESOLVED_RELA, SHF_INFO_LINK, 8, kRelaSize);
+      named->kind = SectionKind::Reloc;
+      named->rela = true;
+      named->resolved_rela = true; // empty: dropped with the other empty ones
+    }
     return;
   }
   bool rela = in.type == SHT_RELA;

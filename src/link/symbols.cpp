@@ -550,7 +550,8 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
   // a kernel's own `.nv.constant2.<k>`; a device function's bank, copied
   // into kernels' banks, is not measured.)
   bool param_symbol = ctx_.opts.preserve_relocs && sec && !sec->detached &&
-                      (sec->name.starts_with(".nv.constant0.") || sec->name.starts_with(".nv.constant2."));
+                      (sec->name.starts_with(".nv.constant0.") || sec->name.starts_with(".nv.constant2.") ||
+                       sec->name.starts_with(".nv.constant.optimizer."));
   bool internal = s.name.empty() || (!sec && !kept_undefined) ||
                   (sec && !relocatable_output(ctx_) &&
                    ((sec->kind == SectionKind::Shared && !shared_symbol) ||
@@ -568,6 +569,12 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
     out->name = s.name;
     out->internal_undefined_object = !sec && s.shndx == SHN_UNDEF && s.type() == STT_OBJECT &&
                                      (s.other & 3) == 1; // STV_INTERNAL
+  } else if ((relocatable_output(ctx_) || ctx_.opts.preserve_relocs) && sec &&
+             sec->kind == SectionKind::Constant && sec->name.starts_with(".nv.constant.optimizer.")) {
+    // (sm_100+ -r, --preserve-relocs: ptxas's "<f>.const_opt.<from>.<to>"
+    // variables of an optimizer bank become "<bank>.<n>", numbered from 1
+    // in symbol order: empty_rela_constant2, recursion, glink_capsule_tokens.)
+    out = create_local(ctx_, ctx_.arena.save(fmt::format("{}.{}", sec->name, ++sec->optimizer_variables)));
   } else {
     out = create_local(ctx_, s.name);
   }

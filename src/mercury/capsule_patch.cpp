@@ -93,6 +93,7 @@ void patch_capsules(Context &ctx) {
     std::string sass_name = std::string(capsule->name.substr(11)); // ".text.<f>"
     std::vector<ElfReloc> sass;
     std::vector<std::string_view> sass_sym;
+    std::vector<const OutputSymbol *> sass_out; // what each maps to
     if (obj)
       for (const char *prefix : {".rela", ".rel"})
         if (auto idx = obj->elf.find_section(prefix + sass_name))
@@ -100,6 +101,7 @@ void patch_capsules(Context &ctx) {
             sass.push_back(r);
             sass_sym.push_back(r.sym < obj->symbols.size() ? obj->symbols[r.sym].name
                                                            : std::string_view());
+            sass_out.push_back(r.sym < obj->sym_map.size() ? obj->sym_map[r.sym] : nullptr);
           }
     std::vector<size_t> order(sass.size());
     for (size_t i = 0; i < order.size(); i++)
@@ -115,9 +117,12 @@ void patch_capsules(Context &ctx) {
     std::vector<u8> &c = capsule->data;
     size_t next = 0;
     for (const MercuryState::CapsuleValue &v : values) {
-      // Pair in order with the SASS relocation of the same symbol and addend.
-      while (next < order.size() &&
-             !(sass_sym[order[next]] == v.sym->name && sass[order[next]].addend == v.addend))
+      // Pair in order with the SASS relocation of the same symbol (by name,
+      // or the one it maps to where -r renames it) and addend.
+      auto same = [&](size_t k) {
+        return (sass_sym[k] == v.sym->name || sass_out[k] == v.sym) && sass[k].addend == v.addend;
+      };
+      while (next < order.size() && !same(order[next]))
         next++;
       if (next == order.size())
         fail(fmt::format("no SASS relocation for '{}'", v.sym->name));

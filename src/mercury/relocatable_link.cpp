@@ -11,23 +11,6 @@
 
 namespace dlink {
 
-void refuse_unsupported_relocatable_mercury(Context &ctx) {
-  if (!ctx.arch.is_mercury())
-    return;
-  auto refuse = [&](std::string_view what) {
-    ctx.diag.fatal(fmt::format("-r (relocatable link) for {} {} is not supported by dlink yet",
-                               ctx.arch.name(), what));
-  };
-  // (A weak function kept from a later input than its first definition is
-  // linked as in an executable link, with its one measured difference:
-  // weak_kernel_bank_order's replaced kernel FDE, tools/mode-sweep -- -r;
-  // docs/notes/relocatable.md.)
-  for (const InputObject *in : ctx.inputs)
-    for (const ElfSection &sec : in->elf.sections)
-      if (sec.name.starts_with(".nv.constant2."))
-        refuse(fmt::format("of '{}': the optimizer constant bank '{}'", in->name, sec.name));
-}
-
 void finish_relocatable_mercury(Context &ctx) {
   if (!ctx.arch.is_mercury())
     return;

@@ -8,12 +8,8 @@ namespace dlink {
 
 // Undefined symbols: an undefined OBJECT reference (the __UFT*/__UDT*
 // placeholders) becomes a CUDA variable, in .symtab and .nv.merc.symtab.
-// The sm_100+ shapes whose -r output dlink does not reproduce (a fatal):
-// -g (nvlink re-finalizes the kernels), optimizer constant banks
-// (.nv.constant2.<f> inputs: nvlink keeps their .nv.constant.optimizer
-// names).
-void refuse_unsupported_relocatable_mercury(Context &ctx);
-
+// (The variables of optimizer constant banks are named after the banks'
+// .nv.constant.optimizer working names: link/symbols.cpp.)
 void finish_relocatable_mercury(Context &ctx);
 
 // Code relocations against bound texture, sampler and surface references
