@@ -234,10 +234,6 @@ int run_link(Context &ctx) {
   // check").
   if (checkpoint(ctx) && !relocatable_output(ctx) && has_unified_entries(ctx))
     diag.fatal("Unified symbols found but index file not specified.");
-  // (Refused after the merge, so that its errors come first, as with nvlink;
-  // measured: docs/notes/relocatable.md.)
-  if (checkpoint(ctx) && opts.preserve_relocs)
-    refuse_unsupported_preserve_relocs(ctx);
   if (relocatable_output(ctx))
     return run_relocatable_tail(ctx, pass);
   pass("resolve_undefined", resolve_undefined);            // undefined references found; symbol set frozen

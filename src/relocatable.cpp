@@ -372,27 +372,4 @@ void define_relocatable_dynamic_shared(Context &ctx) {
     add_strtab_name(ctx, instances.front()->name); // (one string for all)
 }
 
-namespace {
-
-// --preserve-relocs: the shapes dlink refuses (measured against nvlink with
-// `tools/mode-sweep -- --preserve-relocs`: their images differ or are not
-// modelled; docs/notes/relocatable.md), or nullptr.
-const char *preserve_relocs_refusal(const Context &ctx) {
-  if (ctx.opts.lto)
-    return "with -dlto";
-  // (With -g's debug information: not measured.)
-  if (writes_debug_info(ctx))
-    for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
-      if (sym->extern_shared)
-        return "-g with a dynamic extern __shared__ array";
-  return nullptr;
-}
-
-} // namespace
-
-void refuse_unsupported_preserve_relocs(Context &ctx) {
-  if (const char *why = preserve_relocs_refusal(ctx))
-    ctx.diag.fatal(fmt::format("-preserve-relocs {} is not supported by dlink yet", why));
-}
-
 } // namespace dlink

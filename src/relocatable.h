@@ -44,12 +44,4 @@ void define_relocatable_dynamic_shared(Context &ctx);
 // an input).
 bool is_dynamic_array(const OutputSymbol *s);
 
-// --preserve-relocs (an executable that keeps the applied relocations in
-// .nv.resolvedrela<target> sections): the links dlink does not reproduce
-// yet (fatal): -r, -g, -dlto, sm_100 and newer, pruning, replaced weak
-// functions and weak kernels, bound textures, dynamic shared arrays,
-// file-local __constant__ variables. Runs after the merge, so that merge
-// errors come first, as with nvlink.
-void refuse_unsupported_preserve_relocs(Context &ctx);
-
 } // namespace dlink

@@ -115,13 +115,13 @@ bool listed_when_preserved(const Context &ctx, const OutputSection &target, cons
   // (-r: the arrays are defined in .nv_debug.shared and the kernels' own
   // references go to their instances: the others are listed, a device
   // function's and DWARF's; relocatable_dynamic_shared, gdebug_dynamic_location.)
-  if (r.sym && r.sym->extern_shared) {
-    if (!preserved_shared_internal(ctx))
-      return false;
-    if (!relocatable_output(ctx) &&
-        !(r.sym->debug_shared_symbol && lists_dynamic_array_reference(ctx, target)))
-      return false;
-  }
+  // (-g, whose arrays are symbols of .nv_debug.shared: every reference, by
+  // the rules of the others; glink_dynamic_arrays, glink_shared,
+  // glink_dynamic_program_wide, glink_dynamic_then_defined,
+  // preserve_relocs_dynamic_deleted with --preserve-relocs -g.)
+  if (r.sym && r.sym->extern_shared && !writes_debug_info(ctx) && !relocatable_output(ctx) &&
+      !(r.sym->debug_shared_symbol && lists_dynamic_array_reference(ctx, target)))
+    return false;
   if (!arch_format(ctx.arch).preserved_debug_relocs &&
       !(target.flags & SHF_ALLOC) && target.type != SHT_CUDA_CAPMERC_TEXT) // (capsules are not allocated)
     return false;
