@@ -64,19 +64,6 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
             refuse(*in, fmt::format("the shared variable '{}' declared as a dynamic array and "
                                     "defined later, for {}",
                                     s.name, ctx.arch.name()));
-  // With a namespace-scope variable aligned to 16 or more, nvlink gives
-  // every kernel a shared section, or none (measured with float4 and
-  // 32-aligned arrays); not reproduced yet.
-  bool dynamic = false;
-  for (const auto &[name, sym] : ctx.out.extern_shared_by_name)
-    dynamic = dynamic || is_dynamic_array(sym);
-  if (dynamic)
-    for (const InputObject *in : ctx.inputs)
-      for (const ElfSymbol &s : in->symbols)
-        if (s.is_shared_variable() && s.shndx != SHN_UNDEF && s.value >= 16 &&
-            s.shndx < in->elf.sections.size() && in->elf.sections[s.shndx].name == ".nv_debug.shared")
-          refuse(*in, fmt::format("the shared variable '{}' aligned to {} beside a dynamic shared array",
-                                  s.name, s.value));
 }
 
 namespace {
@@ -263,6 +250,41 @@ std::vector<OutputSymbol *> kernels_using_dynamic_arrays(const Context &ctx) {
   return kernels;
 }
 
+// A namespace-scope variable aligned to the window's 16: every kernel gets
+// a section with the window, one using no shared memory too (as in an
+// executable link; dynamic_shared_every_kernel with -r and -r -g); a kernel
+// with variables of its own keeps its size, past 16 bytes not rounded up
+// (shared_order's kl, 0x25). Aligned past it: no section of a kernel using
+// the arrays (`users`) without variables of its own is written
+// (dynamic_shared_overaligned; the executable link keeps them only where
+// the reserved window is content).
+u64 largest_variable_alignment(const Context &ctx, const OutputSection *debug) {
+  u64 max_align = 0;
+  for (const std::vector<OutputSymbol *> *list : {&ctx.out.locals, &ctx.out.globals})
+    for (const OutputSymbol *v : *list)
+      if (v->section == debug && !v->is_section_symbol && !v->removed && !is_dynamic_array(v))
+        max_align = std::max(max_align, v->value); // (-r: the alignment)
+  return max_align;
+}
+
+void windows_beside_aligned_variables(Context &ctx, const OutputSection *debug,
+                                      const std::set<const OutputSymbol *> &users) {
+  u64 max_align = largest_variable_alignment(ctx, debug);
+  if (max_align == kDynamicWindowAlign)
+    for (OutputSymbol *kernel : ctx.out.globals)
+      if (kernel->is_entry() && kernel->defined() && !kernel->removed && !users.count(kernel)) {
+        OutputSection *shared = kernel_shared_section(ctx, kernel);
+        std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
+        shared->size = size_with_dynamic_slot(shared->size, packed_size(own));
+        shared->align = std::max(shared->align, kDynamicWindowAlign);
+      }
+  if (max_align > kDynamicWindowAlign)
+    for (const OutputSymbol *kernel : users)
+      if (OutputSection *shared = find_section(ctx, fmt::format(".nv.shared.{}", kernel->name));
+          shared && shared->shared_vars.empty())
+        shared->removed = true;
+}
+
 } // namespace
 
 void define_relocatable_dynamic_shared(Context &ctx) {
@@ -290,7 +312,17 @@ void define_relocatable_dynamic_shared(Context &ctx) {
   if (std::any_of(ctx.inputs.begin(), ctx.inputs.end(),
                   [](const InputObject *in) { return in->elf.section_named(".nv_debug.shared"); }))
     debug->symbol->removed = false;
-  debug->size = size_with_dynamic_slot(debug->size, content);
+  // (Past 16 bytes: the variables' bytes, without the padding between the
+  // inputs' parts: shared_order, 0x743 for parts of 0x163, 0x540 and 0xa0.)
+  // (An array defined after its dynamic declaration counts with its
+  // declared size: shared_dynamic_then_defined, 0x40.)
+  u64 defined_later = 0;
+  for (const OutputSymbol *sym : arrays)
+    if (sym->dynamic_then_defined && sym->section != debug)
+      if (auto decl = ctx.out.shared_declarations.find(sym->name); decl != ctx.out.shared_declarations.end())
+        defined_later += decl->second.size;
+  debug->size = debug->size <= kDynamicWindowAlign ? size_with_dynamic_slot(debug->size, content)
+                                                   : content + defined_later;
   // -g: the arrays are laid out as an executable link lays them out (one
   // start per array, the kernels' sections grown to it), the references
   // applied, no instances (glink_dynamic_arrays, _program_wide, glink_shared
@@ -301,12 +333,28 @@ void define_relocatable_dynamic_shared(Context &ctx) {
   // dyn_shared_debug_info_nog's k2 with -r -g, not glink_shared's kdyn.)
   if (writes_debug_info(ctx)) {
     std::vector<std::pair<OutputSection *, bool>> windows;
+    std::set<const OutputSymbol *> users;
     for (OutputSymbol *kernel : kernels_using_dynamic_arrays(ctx)) {
+      users.insert(kernel);
       bool restored = false;
       OutputSection *shared = kernel_shared_section(ctx, kernel, &restored);
       windows.emplace_back(shared, restored);
     }
+    std::vector<std::pair<OutputSection *, u64>> sizes;
+    for (OutputSection *sec : ctx.out.sections)
+      if (sec->kind == SectionKind::Shared)
+        sizes.emplace_back(sec, sec->size);
     layout_dynamic_shared(ctx);
+    // (Beside a variable aligned to 16 or more nvlink does not grow a
+    // kernel's section to an array's start: shared_order with -r -g, kd1;
+    // not measured further.)
+    if (largest_variable_alignment(ctx, debug) >= kDynamicWindowAlign)
+      for (auto &[sec, size] : sizes)
+        if (sec->size != size)
+          ctx.diag.fatal(fmt::format(
+              "-r -g (relocatable debug link) where a dynamic shared array's start grows '{}', "
+              "beside a shared variable aligned to {} or more, is not supported by dlink yet",
+              sec->name, kDynamicWindowAlign));
     place_debug_shared_symbols(ctx);
     for (auto &[shared, restored] : windows) {
       if (restored && shared->size > 0)
@@ -318,6 +366,7 @@ void define_relocatable_dynamic_shared(Context &ctx) {
       sym->type = STT_CUDA_VARIABLE;
       sym->other = STO_CUDA_SHARED;
     }
+    windows_beside_aligned_variables(ctx, debug, users);
     return;
   }
   // Each array: a GLOBAL variable of .nv_debug.shared, value and size 0,
@@ -366,6 +415,10 @@ void define_relocatable_dynamic_shared(Context &ctx) {
     }
   }
   std::erase_if(instance_of, [](const auto &entry) { return entry.second == nullptr; });
+  std::set<const OutputSymbol *> users;
+  for (const auto &[kernel, instance] : instance_of)
+    users.insert(kernel);
+  windows_beside_aligned_variables(ctx, debug, users);
   // (WEAK, they end nvlink's local array, in that order.)
   ctx.out.locals.insert(ctx.out.locals.end(), instances.begin(), instances.end());
   if (!instances.empty())
