@@ -53,17 +53,6 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
       if (s.is_shared_variable() && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && !s.size)
         refuse(*in, fmt::format("the dynamic shared array reference '{}' of a relocatable link's output",
                                 s.name));
-  // (sm_100+: an array defined after its dynamic declaration needs its
-  // Mercury symbol, not modelled; the image differed.)
-  if (ctx.arch.is_mercury())
-    for (const InputObject *in : ctx.inputs)
-      for (const ElfSymbol &s : in->symbols)
-        if (s.is_shared_variable() && s.shndx != SHN_UNDEF && s.bind() != STB_LOCAL)
-          if (auto it = ctx.out.extern_shared_by_name.find(s.name);
-              it != ctx.out.extern_shared_by_name.end() && it->second->dynamic_then_defined)
-            refuse(*in, fmt::format("the shared variable '{}' declared as a dynamic array and "
-                                    "defined later, for {}",
-                                    s.name, ctx.arch.name()));
 }
 
 namespace {

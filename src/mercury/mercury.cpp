@@ -67,7 +67,9 @@ public:
     for (InputMercury &in : inputs_)
       map_undefined_symbols(in);
     // (-r: the kernels' `externsharedinstance` symbols, which no input
-    // has, and the dynamic arrays that link defines, as in .symtab.)
+    // has, and the dynamic arrays that link defines, as in .symtab; an
+    // array defined after its dynamic declaration too:
+    // shared_dynamic_then_defined.)
     auto mirror = [&](OutputSymbol *sym) {
       MercurySymbol &view = ms_.symbol(sym);
       view.present = true;
@@ -80,7 +82,7 @@ public:
       mirror(instance);
     if (relocatable_output(ctx_))
       for (const auto &[name, sym] : ctx_.out.extern_shared_by_name)
-        if (is_dynamic_array(sym))
+        if (is_dynamic_array(sym) || (sym->extern_shared && sym->dynamic_then_defined))
           mirror(sym);
     prepare_data_twins();
     build_code();

@@ -122,6 +122,11 @@ bool listed_when_preserved(const Context &ctx, const OutputSection &target, cons
   if (r.sym && r.sym->extern_shared && !writes_debug_info(ctx) && !relocatable_output(ctx) &&
       !(r.sym->debug_shared_symbol && lists_dynamic_array_reference(ctx, target)))
     return false;
+  // (A device function's own bank, copied into its kernels' banks (sm_75-89
+  // .nv.constant2.<f>): its variables' references are resolved without
+  // being listed; math, math_2tu, ocg_banks_order.)
+  if (r.sym && r.sym->section && r.sym->section->detached)
+    return false;
   if (!arch_format(ctx.arch).preserved_debug_relocs &&
       !(target.flags & SHF_ALLOC) && target.type != SHT_CUDA_CAPMERC_TEXT) // (capsules are not allocated)
     return false;
