@@ -851,6 +851,14 @@ private:
         return table_of[a] > table_of[b];
       return relocs[a].offset < relocs[b].offset;
     });
+    // (A relocatable link's output, whose list nvlink wrote in ascending
+    // order: nvlink copies it reversed, the last entry first; weak_later_banks
+    // with one input linked by -r first. ptxas's lists, tables in ascending
+    // order and each table's entries descending, come out as sorted above,
+    // which is also their reverse.)
+    if (obj.prelinked)
+      for (size_t k = 0; k < order.size(); k++)
+        order[k] = order.size() - 1 - k;
     for (size_t k : order) {
       if (only_table != -1 && table_of[k] != only_table)
         continue;
