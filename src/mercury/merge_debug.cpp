@@ -427,7 +427,7 @@ std::optional<std::vector<u8>> InputMerger::weak_holder_frame(std::string_view f
                                   "supported by dlink yet",
                                   obj_.name, fn, why));
     };
-    if (holders.front() == obj_.index && frames_not_rewritten(fn) && !getenv("DLINK_TRY_FR"))
+    if (holders.front() == obj_.index && frames_not_rewritten(fn))
       refuse("is replaced, its frames not rewritten (a copy with code relocations)");
   }
   if (frames_not_rewritten(fn))
