@@ -92,20 +92,10 @@ void check_prelinked_inputs(Context &ctx) {
       continue;
     ctx.out.prelinked_input = true;
     in->prelinked = true;
-    auto refuse = [&](std::string_view what) {
-      ctx.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r) with {}; "
-                                 "linking it is not supported by dlink yet",
-                                 in->name, what));
-    };
-    // (sm_100+: the capsule-Mercury twins of such copies are found by name;
-    // dlink's final image differs. sm_75-sm_90a: each copy keeps its own
-    // sections, relocatable_two_stage_locals, _statics, glink_two_stage_statics.)
-    std::set<std::string_view> names;
-    if (ctx.arch.is_mercury())
-      for (const ElfSection &sec : in->elf.sections)
-        if (!sec.name.empty() && !names.insert(sec.name).second)
-          refuse(fmt::format("two sections named '{}' (local functions of several inputs) for {}", sec.name,
-                             ctx.arch.name()));
+    // (Local functions of several inputs, several sections of one name:
+    // each copy keeps its own sections, relocatable_two_stage_locals,
+    // _statics, glink_two_stage_statics; sm_100+: their Mercury symbols pair
+    // with the SASS ones in order, mercury.cpp map_symbols.)
   }
 }
 

@@ -154,6 +154,10 @@ private:
 
   void map_symbols(InputMercury &in) {
     const InputObject &obj = *in.obj;
+    // (Symbols of one name and binding, such as the local functions of
+    // several inputs in a relocatable link's output, pair in order: the n-th
+    // Mercury one with the n-th SASS one; relocatable_two_stage_locals.)
+    std::map<std::pair<std::string_view, u8>, size_t> seen;
     for (u32 k = 1; k < in.symbols.size(); k++) {
       const ElfSymbol &m = in.symbols[k];
       if (m.type() == STT_SECTION) {
@@ -162,12 +166,12 @@ private:
           in.sym_map[k] = sec->symbol;
         continue;
       }
-      OutputSymbol *out = nullptr;
+      std::vector<u32> same;
       for (u32 j : in.symbols_of_name(m.name))
-        if (obj.symbols[j].bind() == m.bind() && j < obj.sym_map.size()) {
-          out = obj.sym_map[j];
-          break;
-        }
+        if (obj.symbols[j].bind() == m.bind() && j < obj.sym_map.size())
+          same.push_back(j);
+      size_t nth = seen[{m.name, m.bind()}]++;
+      OutputSymbol *out = same.empty() ? nullptr : obj.sym_map[same[nth < same.size() ? nth : 0]];
       in.sym_map[k] = out;
       if (!out || out->is_section_symbol || m.shndx == SHN_UNDEF)
         continue;
