@@ -229,14 +229,8 @@ std::vector<OutputSymbol *> kernels_using_dynamic_arrays(const Context &ctx) {
   return kernels;
 }
 
-// A namespace-scope variable aligned to the window's 16: every kernel gets
-// a section with the window, one using no shared memory too (as in an
-// executable link; dynamic_shared_every_kernel with -r and -r -g); a kernel
-// with variables of its own keeps its size, past 16 bytes not rounded up
-// (shared_order's kl, 0x25). Aligned past it: no section of a kernel using
-// the arrays (`users`) without variables of its own is written
-// (dynamic_shared_overaligned; the executable link keeps them only where
-// the reserved window is content).
+// The largest alignment among the variables of .nv_debug.shared, the
+// dynamic arrays aside.
 u64 largest_variable_alignment(const Context &ctx, const OutputSection *debug) {
   u64 max_align = 0;
   for (const std::vector<OutputSymbol *> *list : {&ctx.out.locals, &ctx.out.globals})
@@ -246,6 +240,14 @@ u64 largest_variable_alignment(const Context &ctx, const OutputSection *debug) {
   return max_align;
 }
 
+// A namespace-scope variable aligned to the window's 16: every kernel gets
+// a section with the window, one using no shared memory too (as in an
+// executable link; dynamic_shared_every_kernel with -r and -r -g); a kernel
+// with variables of its own keeps its size, past 16 bytes not rounded up
+// (shared_order's kl, 0x25). Aligned past it: no section of a kernel using
+// the arrays (`users`) without variables of its own is written
+// (dynamic_shared_overaligned; the executable link keeps them only where
+// the reserved window is content).
 void windows_beside_aligned_variables(Context &ctx, const OutputSection *debug,
                                       const std::set<const OutputSymbol *> &users) {
   u64 max_align = largest_variable_alignment(ctx, debug);

@@ -419,7 +419,12 @@ std::optional<std::vector<u8>> InputMerger::weak_holder_frame(std::string_view f
   // sm_120): identical as the first definer, and as a later holder made
   // from one input; not reproduced, so refused: a later holder holding
   // several copies' frame entries (-r of two inputs), and a first definer
-  // whose frames are not rewritten (a copy with code relocations).
+  // whose frames are not rewritten (a copy with code relocations) and that
+  // has its own constant bank (weak_later_banks with heavy.cu linked by -r
+  // first: the section names differ). Without a bank such a first definer
+  // is identical (every split of weak_passed_over_reloc, weak_helper_replaced,
+  // weak_kernel_replaced, weak_mid_reloc, indirect_weak_replaced and
+  // glink_capsule_tokens at sm_100 to sm_121).
   if (obj_.prelinked) {
     auto refuse = [&](std::string_view why) {
       ctx_.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r) holding "
@@ -427,8 +432,10 @@ std::optional<std::vector<u8>> InputMerger::weak_holder_frame(std::string_view f
                                   "supported by dlink yet",
                                   obj_.name, fn, why));
     };
-    if (holders.front() == obj_.index && frames_not_rewritten(fn))
-      refuse("is replaced, its frames not rewritten (a copy with code relocations)");
+    if (holders.front() == obj_.index && frames_not_rewritten(fn) &&
+        obj_.elf.section_named(".nv.constant2." + std::string(fn)))
+      refuse("is replaced, its frames not rewritten (a copy with code relocations and its own "
+             "constant bank)");
   }
   if (frames_not_rewritten(fn))
     return std::nullopt;
