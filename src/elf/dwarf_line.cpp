@@ -17,6 +17,7 @@ std::optional<LineUnit> line_unit_at(std::span<const u8> bytes, u64 start) {
     return std::nullopt;
   u.program = start + 10 + read_le<u32>(bytes.data() + start + 6);
   u.min_inst_length = bytes[start + 10];
+  u.line_base = static_cast<int8_t>(bytes[start + 12]);
   u.line_range = bytes[start + 13];
   u.opcode_base = bytes[start + 14];
   u64 lengths = std::min<u64>(u.opcode_base ? u.opcode_base - 1 : 0, bytes.size() - (start + 15));

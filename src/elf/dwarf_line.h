@@ -18,6 +18,7 @@ struct LineUnit {
   u64 end;     // after the unit (start + 4 + unit_length)
   u64 program; // the line-number program (after header_length)
   u8 min_inst_length;
+  int8_t line_base;
   u8 line_range;
   u8 opcode_base;
   std::span<const u8> standard_opcode_lengths; // may end past `end`: check opcode_base
