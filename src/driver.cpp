@@ -214,7 +214,7 @@ int run_link(Context &ctx) {
   Passes pass(ctx);
 
   pass("read_inputs", read_inputs);                        // files -> relocatable cubins, in link order
-  check_prelinked_inputs(ctx);                             // inputs from a -r link: what dlink refuses
+  check_prelinked_inputs(ctx);                             // inputs from a -r link marked
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
   if (checkpoint(ctx) && relocatable_output(ctx) && has_unified_entries(ctx))

@@ -21,10 +21,8 @@ void check_relocatable_command_line(Context &ctx);
 void refuse_unsupported_relocatable_inputs(Context &ctx);
 
 // Inputs that are themselves relocatable links' outputs (the command line
-// in their tkinfo note has -r): noted (ctx.out.prelinked_input), and
-// refused (fatal) where two-stage measurements showed a different final
-// image: on sm_100 and newer, with two sections of one name. Runs after
-// read_inputs, for every link.
+// in their tkinfo note has -r): noted (ctx.out.prelinked_input,
+// InputObject::prelinked). Runs after read_inputs, for every link.
 void check_prelinked_inputs(Context &ctx);
 
 // After the merge, before the relocations: undefined symbols as nvlink
