@@ -16,8 +16,9 @@ inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable
 void check_relocatable_command_line(Context &ctx);
 
 // Inputs whose relocatable form dlink does not write yet (fatal): a weak
-// function with its own constant bank in several inputs, and the sm_100+
-// shapes of mercury/relocatable_link.h. Runs after the merge.
+// function with its own constant bank in several inputs, and a relocatable
+// link's output whose kernels already refer to dynamic shared arrays
+// (`externsharedinstance`). Runs after the merge.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
 
 // Inputs that are themselves relocatable links' outputs (the command line
