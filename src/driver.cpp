@@ -73,7 +73,6 @@ void check_command_line(Context &ctx) {
     select_output_hooks(ctx, &mercury_output_hooks()); // sm_100+: the capsule-Mercury sections
   if (!ctx.opts.threads.empty() && ctx.opts.threads[0] == '-')
     ctx.diag.fatal(fmt::format("--threads {}: expected a positive number (0: every core)", ctx.opts.threads));
-  check_relocatable_command_line(ctx);
   check_uidx_file(ctx);
 }
 

@@ -21,11 +21,6 @@ bool is_dynamic_array(const OutputSymbol *s) {
   return s && s->extern_shared && !s->namespace_shared && !s->dynamic_then_defined && !s->size;
 }
 
-void check_relocatable_command_line(Context &ctx) {
-  if (!relocatable_output(ctx))
-    return;
-}
-
 void refuse_unsupported_relocatable_inputs(Context &ctx) {
   if (!relocatable_output(ctx))
     return;

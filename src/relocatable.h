@@ -12,9 +12,6 @@ namespace dlink {
 // Whether this link writes a relocatable cubin.
 inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable; }
 
-// Options and inputs dlink refuses with -r (fatal), checked before reading.
-void check_relocatable_command_line(Context &ctx);
-
 // Inputs whose relocatable form dlink does not write yet (fatal): a weak
 // function with its own constant bank in several inputs, and a relocatable
 // link's output whose kernels already refer to dynamic shared arrays
