@@ -990,9 +990,9 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes,
     return out;
   // A predicated EXIT right after a producer with stall 6 or more whose
   // scoreboard it does not wait on: nvlink may wait on it there (and drop the
-  // waits after it that this makes redundant), by a rule not found: 7 of 97
-  // such EXITs in 24 random -lineinfo modules at sm_100 (stores' read
-  // scoreboards; stalls 6, 8 and 11), none below stall 6.
+  // waits after it that this makes redundant), by a rule not found: 17 of 54
+  // such EXITs in 56 random -lineinfo modules at sm_100 (stores' read
+  // scoreboards; stalls 6 to 11 on both sides), none of 171 below stall 6.
   for (size_t i = 1; i < end; i++) {
     const Ins &x = I[i], &p = I[i - 1];
     if (x.op() != sass::op::kExit || x.pred() == sass::kNone || p.stall() < 6)
