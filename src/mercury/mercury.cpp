@@ -166,12 +166,19 @@ private:
           in.sym_map[k] = sec->symbol;
         continue;
       }
-      std::vector<u32> same;
+      // The SASS symbols of this name and binding: the first, and how many.
+      u32 first = 0, count = 0;
       for (u32 j : in.symbols_of_name(m.name))
-        if (obj.symbols[j].bind() == m.bind() && j < obj.sym_map.size())
-          same.push_back(j);
-      size_t nth = seen[{m.name, m.bind()}]++;
-      OutputSymbol *out = same.empty() ? nullptr : obj.sym_map[same[nth < same.size() ? nth : 0]];
+        if (obj.symbols[j].bind() == m.bind() && j < obj.sym_map.size() && !count++)
+          first = j;
+      OutputSymbol *out = count ? obj.sym_map[first] : nullptr;
+      if (count > 1) // (the order counted only for names held more than once)
+        if (size_t nth = seen[{m.name, m.bind()}]++; nth > 0 && nth < count)
+          for (u32 j : in.symbols_of_name(m.name))
+            if (obj.symbols[j].bind() == m.bind() && j < obj.sym_map.size() && nth-- == 0) {
+              out = obj.sym_map[j];
+              break;
+            }
       in.sym_map[k] = out;
       if (!out || out->is_section_symbol || m.shndx == SHN_UNDEF)
         continue;
@@ -847,22 +854,20 @@ private:
                                     "that is not a jump-table entry",
                                     fn));
     }
-    std::vector<size_t> order(relocs.size());
-    for (size_t k = 0; k < order.size(); k++)
-      order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      if (table_of[a] != table_of[b] && !ascending)
-        return table_of[a] > table_of[b];
-      return relocs[a].offset < relocs[b].offset;
-    });
     // (A relocatable link's output, whose list nvlink wrote in ascending
     // order: nvlink copies it reversed, the last entry first; weak_later_banks
     // with one input linked by -r first. ptxas's lists, tables in ascending
-    // order and each table's entries descending, come out as sorted above,
+    // order and each table's entries descending, come out as sorted below,
     // which is also their reverse.)
-    if (obj.prelinked)
-      for (size_t k = 0; k < order.size(); k++)
-        order[k] = order.size() - 1 - k;
+    std::vector<size_t> order(relocs.size());
+    for (size_t k = 0; k < order.size(); k++)
+      order[k] = obj.prelinked ? order.size() - 1 - k : k;
+    if (!obj.prelinked)
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        if (table_of[a] != table_of[b] && !ascending)
+          return table_of[a] > table_of[b];
+        return relocs[a].offset < relocs[b].offset;
+      });
     for (size_t k : order) {
       if (only_table != -1 && table_of[k] != only_table)
         continue;
