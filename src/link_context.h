@@ -296,9 +296,6 @@ struct OutputSection {
   const InputObject *bank_input = nullptr;
   u32 bank_symbol = 0;
   bool bank_local = false;
-  // sm_100+ -r: variables of this optimizer bank named so far (each is
-  // named "<bank>.<n>", n from 1).
-  u32 optimizer_variables = 0;
   // .nv.shared.<k> of a kernel that uses dynamic shared memory.
   bool uses_dynamic_shared = false;
   bool uses_namespace_shared = false;
@@ -427,6 +424,29 @@ struct OutputModel {
   // Device functions' own banks (detached, any arch) in the order layout
   // placed them, each with the kernel banks it was copied into.
   std::vector<std::pair<OutputSection *, std::vector<OutputSection *>>> placed_function_banks;
+  // -r: where each input's copy of a weak function's own bank went in the
+  // merged `.nv.constant2.<f>` (input, offset); the copies that held the
+  // function in turn share the first one's place.
+  struct BankPart {
+    enum class Role : u8 { Kept, Held, Appended, PassedOver };
+    const InputObject *input = nullptr;
+    u64 offset = 0;
+    // Held: held the function before the kept copy; PassedOver: came
+    // before it and never held it (sm_100+: no bytes, relocations only).
+    Role role = Role::Appended;
+  };
+  struct RelocatableBank {
+    OutputSection *section = nullptr;
+    std::string_view function;
+    std::vector<BankPart> parts; // link order
+  };
+  std::vector<RelocatableBank> relocatable_banks;
+  RelocatableBank *relocatable_bank(const OutputSection *sec) {
+    for (RelocatableBank &b : relocatable_banks)
+      if (b.section == sec)
+        return &b;
+    return nullptr;
+  }
   // Each reference's slot offset in every kernel bank, and where the slots
   // start (the Mercury copies hold only the slots: offset - base).
   std::unordered_map<const OutputSymbol *, u64> texture_slot;

@@ -29,17 +29,6 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
     ctx.diag.fatal(fmt::format("-r (relocatable link) of '{}': {} is not supported by dlink yet",
                                in.name, what));
   };
-  // Weak functions with their own constant bank (.nv.constant2.<f>) in
-  // several inputs: nvlink keeps each copy's bank symbols at their own
-  // offsets; not reproduced yet.
-  std::map<std::string_view, int> weak_banks;
-  for (const InputObject *in : ctx.inputs)
-    for (const ElfSymbol &s : in->symbols)
-      if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF &&
-          in->elf.section_named(".nv.constant2." + std::string(s.name)) &&
-          ++weak_banks[s.name] == 2)
-        refuse(*in, fmt::format("the weak function '{}' with its own constant bank in several inputs",
-                                s.name));
   // Dynamic shared arrays in a shape not measured: a relocatable link's
   // output whose kernels already refer to them through
   // `externsharedinstance` (nvlink merges those and adds its own).
@@ -48,6 +37,39 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
       if (s.is_shared_variable() && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && !s.size)
         refuse(*in, fmt::format("the dynamic shared array reference '{}' of a relocatable link's output",
                                 s.name));
+}
+
+void place_passed_over_bank_copies(Context &ctx) {
+  using Role = OutputModel::BankPart::Role;
+  for (const InputObject *in : ctx.inputs)
+    for (const ElfSymbol &s : in->symbols) {
+      if (s.type() != STT_FUNC || s.bind() != STB_WEAK || s.shndx == SHN_UNDEF)
+        continue;
+      auto holders = ctx.out.weak_holders.find(s.name);
+      if (holders == ctx.out.weak_holders.end() || holders->second.size() < 2 ||
+          in->index > holders->second.back() ||
+          std::find(holders->second.begin(), holders->second.end(), in->index) != holders->second.end())
+        continue;
+      auto relocs = in->elf.find_section(".nv.merc.rela.nv.constant.optimizer." + std::string(s.name));
+      const ElfSection *own = in->elf.section_named(".nv.constant2." + std::string(s.name));
+      OutputModel::RelocatableBank *bank = nullptr;
+      for (auto &b : ctx.out.relocatable_banks)
+        if (b.function == s.name)
+          bank = &b;
+      if (!relocs || !own || !bank)
+        continue;
+      // Where it would have gone: after the parts merged before it.
+      u64 end = 0;
+      auto at = bank->parts.begin();
+      for (; at != bank->parts.end() && at->input->index < in->index; ++at)
+        if (const ElfSection *part = at->input->elf.section_named(own->name))
+          end = std::max(end, at->offset + part->data.size());
+      u64 offset = align_to(end, std::max<u64>(own->addralign, 1));
+      for (const ElfReloc &r : read_relocs(in->elf.sections[*relocs]))
+        if (offset + r.offset + 4 > bank->section->size)
+          ctx.diag.fatal("Internal error: relocation is past end of offset");
+      bank->parts.insert(at, {in, offset, Role::PassedOver});
+    }
 }
 
 namespace {

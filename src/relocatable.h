@@ -12,11 +12,16 @@ namespace dlink {
 // Whether this link writes a relocatable cubin.
 inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable; }
 
-// Inputs whose relocatable form dlink does not write yet (fatal): a weak
-// function with its own constant bank in several inputs, and a relocatable
-// link's output whose kernels already refer to dynamic shared arrays
-// (`externsharedinstance`). Runs after the merge.
+// Inputs whose relocatable form dlink does not write yet (fatal): a
+// relocatable link's output whose kernels already refer to dynamic shared
+// arrays (`externsharedinstance`). Runs after the merge.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
+
+// sm_100+: the copies of a weak function with its own bank passed over
+// before the kept copy: their bank is gone but their Mercury relocations stay,
+// where the bank would have been (ctx.out.relocatable_banks; nvlink's
+// "relocation is past end of offset" where that lies past the merged bank).
+void place_passed_over_bank_copies(Context &ctx);
 
 // Inputs that are themselves relocatable links' outputs (the command line
 // in their tkinfo note has -r): noted (ctx.out.prelinked_input,

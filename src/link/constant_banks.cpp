@@ -44,6 +44,64 @@ OutputSection *InputMerger::detach_function_bank(u32 i) {
   return bank;
 }
 
+// -r (measured on sm_75-sm_121 with a weak template holding a switch table
+// in up to four inputs whose copies differ in registers; weak_later_banks,
+// relocatable_weak_banks): the copies that held the function in turn, the
+// first definer and each copy that replaced it, share the first one's place
+// in the merged bank, which holds the kept copy's bytes, and their
+// variables keep their own offsets there; a copy passed over before the kept
+// one leaves nothing; one after it is appended as it is. (sm_100+ rewrites the appended copies' jump tables and lists every
+// copy's Mercury relocations: mercury.cpp.)
+OutputSection *InputMerger::merge_relocatable_function_bank(OutputSection *out, u32 i) {
+  using Role = OutputModel::BankPart::Role;
+  const ElfSection &in = in_section(i);
+  std::string_view fn = in.name.substr(in.name.find('.', 12) + 1);
+  auto k = defined_function(fn);
+  const std::vector<u32> *holders = nullptr;
+  if (k && obj_.symbols[*k].bind() == STB_WEAK)
+    if (auto it = ctx_.out.weak_holders.find(obj_.symbols[*k].name); it != ctx_.out.weak_holders.end())
+      holders = &it->second;
+  if (!holders) {
+    append_data(out, i);
+    return out;
+  }
+  bool held = std::find(holders->begin(), holders->end(), obj_.index) != holders->end();
+  Role role = holders->back() == obj_.index ? Role::Kept : held ? Role::Held : Role::Appended;
+  OutputModel::RelocatableBank *bank = ctx_.out.relocatable_bank(out);
+  if (!held || holders->front() == obj_.index) {
+    append_data(out, i);
+    if (!bank)
+      bank = &ctx_.out.relocatable_banks.emplace_back(OutputModel::RelocatableBank{out, fn, {}});
+    bank->parts.push_back({&obj_, sec_off_[i], role});
+    return out;
+  }
+  // A later holder: the first definer's place.
+  const InputObject *first = input_by_index(holders->front());
+  const ElfSection *first_bank = first ? first->elf.section_named(in.name) : nullptr;
+  if (!bank || bank->parts.front().input != first || !first_bank || first_bank->data.size() != in.data.size())
+    ctx_.diag.fatal(fmt::format("-r (relocatable link) of '{}': the weak function '{}' with a constant bank of "
+                                "another size than its first definition's is not supported by dlink yet",
+                                obj_.name, fn));
+  u64 place = bank->parts.front().offset;
+  out->flags |= in.flags & SHF_INFO_LINK;
+  out->align = std::max<u64>(out->align, std::max<u64>(in.addralign, 1));
+  if (role == Role::Kept) // (its bytes)
+    std::copy(in.data.begin(), in.data.end(), out->data.begin() + static_cast<std::ptrdiff_t>(place));
+  sec_map_[i] = out;
+  sec_off_[i] = place;
+  bank->parts.push_back({&obj_, place, role});
+  return out;
+}
+
+bool InputMerger::passed_over_before_kept(std::string_view fn) const {
+  auto k = defined_function(fn);
+  if (!k || obj_.symbols[*k].bind() != STB_WEAK)
+    return false;
+  auto it = ctx_.out.weak_holders.find(obj_.symbols[*k].name);
+  return it != ctx_.out.weak_holders.end() && it->second.size() > 1 && obj_.index < it->second.back() &&
+         std::find(it->second.begin(), it->second.end(), obj_.index) == it->second.end();
+}
+
 void InputMerger::note_constant_chunk(OutputSection *out, const ElfSection &in, u64 offset, u64 align) {
   auto &bank = ctx_.out.constant_bank;
   if (bank.section != out) { // (one bank: the first chunk creates it)

@@ -95,6 +95,12 @@ private:
   std::optional<u32> defined_function(std::string_view fn) const;
 
   OutputSection *detach_function_bank(u32 i);
+  // -r: a weak function's bank merged as an ordinary section, the copies
+  // that held the function in turn sharing one place.
+  OutputSection *merge_relocatable_function_bank(OutputSection *out, u32 i);
+  // This input's copy of weak function `fn` never held it and comes before
+  // the kept one (-r: its bank leaves nothing, h p a).
+  bool passed_over_before_kept(std::string_view fn) const;
 
   void append_data(OutputSection *out, u32 i);
 
@@ -362,6 +368,9 @@ private:
   std::set<u32> winner_elsewhere_;
   // Per input section: byte ranges of weak variables whose definition lost.
   std::map<u32, std::vector<std::pair<u64, u64>>> dropped_ranges_;
+  // sm_100+ -r: this input's optimizer-bank variables named so far (each is
+  // "<bank>.<n>", n counted from 1 over all of the input's banks).
+  u32 optimizer_variables_ = 0;
   // Dynamic arrays this input is the first to name (--preserve-relocs).
   std::vector<OutputSymbol *> new_dynamic_arrays_;
 

@@ -47,6 +47,8 @@ OutputSection *InputMerger::map_section(u32 i) {
       ctx_.out.optimizer_banks.push_back(
           {nullptr, out, ctx_.arena.save(".nv.constant2." + std::string(name.substr(23)))});
   }
+  if (relocatable_output(ctx_) && is_function_bank(in.name))
+    return merge_relocatable_function_bank(out, i);
   append_data(out, i);
   if (out->kind == SectionKind::Text)
     out->info_high = in.info & 0xff000000u;
@@ -141,9 +143,11 @@ bool InputMerger::is_dead_section(u32 i) const {
   else if (kind == SectionKind::Constant && name.starts_with(".nv.constant2.")) {
     // A function's own OCG bank goes with a function dead-code elimination
     // removed (a kernel host code never launches); a lost weak copy's bank
-    // still takes part in the bank merge.
+    // still takes part in the bank merge (-r: unless passed over before
+    // the kept one).
     auto k = defined_function(name.substr(14));
-    return k && !is_live_function(ctx_, obj_, *k);
+    return k && (!is_live_function(ctx_, obj_, *k) ||
+                 (relocatable_output(ctx_) && passed_over_before_kept(name.substr(14))));
   } else if (kind == SectionKind::Shared)
     fn = name.substr(11);
   else

@@ -573,8 +573,9 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
              sec->kind == SectionKind::Constant && sec->name.starts_with(".nv.constant.optimizer.")) {
     // (sm_100+ -r, --preserve-relocs: ptxas's "<f>.const_opt.<from>.<to>"
     // variables of an optimizer bank become "<bank>.<n>", numbered from 1
-    // in symbol order: empty_rela_constant2, recursion, glink_capsule_tokens.)
-    out = create_local(ctx_, ctx_.arena.save(fmt::format("{}.{}", sec->name, ++sec->optimizer_variables)));
+    // in each input over all its banks in symbol order: empty_rela_constant2,
+    // recursion, glink_capsule_tokens, relocatable_weak_banks, weak_later_banks.)
+    out = create_local(ctx_, ctx_.arena.save(fmt::format("{}.{}", sec->name, ++optimizer_variables_)));
   } else {
     out = create_local(ctx_, s.name);
   }

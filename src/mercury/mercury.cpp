@@ -92,6 +92,7 @@ public:
     build_function_info();
     prepare_optimizer_banks();
     rewrite_dropped_copy_tables();
+    rewrite_relocatable_copy_tables();
     prepare_header_index_banks();
     build_relocations();
     patch_capsules(ctx_);
@@ -709,28 +710,71 @@ private:
           kept = other;
       if (!kept)
         continue;
-      std::map<i64, u32> value_of; // the kept copy: Mercury target -> SASS entry
-      for (const ElfReloc &r : table_relocs(*kept))
-        if (r.offset + 4 <= kept->data.size())
-          value_of.emplace(r.addend, read_le<u32>(kept->data.data() + r.offset));
-      for (const ElfReloc &r : table_relocs(*lost)) {
-        if (r.offset + 4 > lost->data.size())
-          continue;
-        auto it = value_of.find(r.addend);
-        u32 v = it == value_of.end() ? 0 : it->second;
-        for (OutputSection *bank : targets)
-          if (lost->base + r.offset + 4 <= bank->data.size())
-            write_le<u32>(bank->data.data() + lost->base + r.offset, v);
-      }
+      std::vector<ElfReloc> kept_relocs = table_relocs(*kept), lost_relocs = table_relocs(*lost);
+      for (OutputSection *bank : targets)
+        rewrite_copy_entries(kept_relocs, kept->data, lost_relocs, lost->data.size(), lost->base, *bank);
     }
   }
 
   std::vector<ElfReloc> table_relocs(const OutputSection &fbank) {
-    const InputObject *obj = fbank.bank_input;
-    if (!obj)
-      return {};
-    auto idx = obj->elf.find_section(".nv.merc.rela.nv.constant.optimizer." + std::string(fbank.bank_function));
-    return idx ? read_relocs(obj->elf.sections[*idx]) : std::vector<ElfReloc>{};
+    return fbank.bank_input ? table_relocs(*fbank.bank_input, fbank.bank_function) : std::vector<ElfReloc>{};
+  }
+
+  static std::vector<ElfReloc> table_relocs(const InputObject &obj, std::string_view function) {
+    auto idx = obj.elf.find_section(".nv.merc.rela.nv.constant.optimizer." + std::string(function));
+    return idx ? read_relocs(obj.elf.sections[*idx]) : std::vector<ElfReloc>{};
+  }
+
+  // Each entry of a dropped copy's tables, at `base` in `bank`, takes the
+  // kept copy's SASS value for the same Mercury target, 0 where it has none.
+  static void rewrite_copy_entries(const std::vector<ElfReloc> &kept_relocs, std::span<const u8> kept_data,
+                                   const std::vector<ElfReloc> &lost_relocs, u64 lost_size, u64 base,
+                                   OutputSection &bank) {
+    std::map<i64, u32> value_of; // the kept copy: Mercury target -> SASS entry
+    for (const ElfReloc &r : kept_relocs)
+      if (r.offset + 4 <= kept_data.size())
+        value_of.emplace(r.addend, read_le<u32>(kept_data.data() + r.offset));
+    for (const ElfReloc &r : lost_relocs) {
+      if (r.offset + 4 > lost_size || base + r.offset + 4 > bank.data.size())
+        continue;
+      auto it = value_of.find(r.addend);
+      write_le<u32>(bank.data.data() + base + r.offset, it == value_of.end() ? 0 : it->second);
+    }
+  }
+
+  // -r: a weak function's own bank merged from several inputs
+  // (ctx.out.relocatable_banks): as in the kernels' banks, the copies
+  // appended after the kept one, then those that held the function before it
+  // (sharing its place), last first, so that the first definer's entries
+  // stay (relocatable_weak_banks: the place is zeros where the kept copy
+  // replaced one with other code), then those passed over before it.
+  void rewrite_relocatable_copy_tables() {
+    for (const auto &[bank, fn, parts] : ctx_.out.relocatable_banks) {
+      const OutputModel::BankPart *kept = nullptr;
+      for (const auto &part : parts)
+        if (part.role == OutputModel::BankPart::Role::Kept)
+          kept = &part;
+      if (!bank || !kept)
+        continue;
+      const ElfSection *kept_bank = kept->input->elf.section_named(".nv.constant2." + std::string(fn));
+      if (!kept_bank)
+        continue;
+      std::vector<ElfReloc> kept_relocs = table_relocs(*kept->input, fn);
+      std::vector<const OutputModel::BankPart *> order;
+      for (const auto &part : parts)
+        if (part.role == OutputModel::BankPart::Role::Appended)
+          order.push_back(&part);
+      for (size_t i = parts.size(); i-- > 0;)
+        if (parts[i].role == OutputModel::BankPart::Role::Held)
+          order.push_back(&parts[i]);
+      for (const auto &part : parts)
+        if (part.role == OutputModel::BankPart::Role::PassedOver)
+          order.push_back(&part);
+      for (const OutputModel::BankPart *part : order)
+        if (const ElfSection *own = part->input->elf.section_named(".nv.constant2." + std::string(fn)))
+          rewrite_copy_entries(kept_relocs, kept_bank->data, table_relocs(*part->input, fn), own->data.size(),
+                               part->offset, *bank);
+    }
   }
 
   OutputSymbol *kernel_named(std::string_view name) {
@@ -749,7 +793,13 @@ private:
     if (!bank)
       return;
     OutputSection scratch;
-    if (OutputSymbol *k = bank->func; k && k->defined_in)
+    // (-r: a weak function's copies, the last input's first, each at its
+    // place, entries ascending: relocatable_weak_banks.)
+    if (const auto *copies = ctx_.out.relocatable_bank(sass_bank)) {
+      for (size_t i = copies->parts.size(); i-- > 0;)
+        if (InputMercury *in = input_of(copies->parts[i].input))
+          add_jump_table_relocs(*in, copies->function, copies->parts[i].offset, scratch, true);
+    } else if (OutputSymbol *k = bank->func; k && k->defined_in)
       if (InputMercury *in = input_of(k->defined_in))
         add_jump_table_relocs(*in, k->name, 0, scratch, true); // (ascending: probe q1)
     // A function's copies (one per input that defines it) go last copy
