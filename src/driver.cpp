@@ -218,9 +218,11 @@ int run_link(Context &ctx) {
   check_prelinked_inputs(ctx);                             // inputs from a -r link marked
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
-  if (checkpoint(ctx) && relocatable_output(ctx) && has_unified_entries(ctx))
+  // (-r keeps unified functions and variables, relocatable.h; their
+  // capsule-Mercury twins are not modelled.)
+  if (checkpoint(ctx) && relocatable_output(ctx) && ctx.arch.is_mercury() && has_unified_entries(ctx))
     diag.fatal("-r with unified functions or variables (PTX .attribute(.unified), sections "
-               ".nv.uft/.nv.udt) is not supported by dlink yet");
+               ".nv.uft/.nv.udt) is not supported by dlink yet for sm_100 and newer");
   pass("validate_inputs", validate_inputs);                // every input's structure checked (corrupt: fatal)
   pass("choose_weak_definitions", choose_weak_definitions); // weak functions: the copy kept (fewest registers)
   if (!relocatable_output(ctx))

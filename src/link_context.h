@@ -435,6 +435,15 @@ struct OutputModel {
     // before it and never held it (sm_100+: no bytes, relocations only).
     Role role = Role::Appended;
   };
+  // -r: the entries of the unified functions' and variables' tables
+  // (.nv.uft.entry/.nv.udt.entry, 32 bytes each), written with their
+  // symbols' output indices and values (relocatable.h).
+  struct UnifiedEntry {
+    OutputSection *section = nullptr;
+    u64 offset = 0;
+    OutputSymbol *symbol = nullptr;
+  };
+  std::vector<UnifiedEntry> unified_entries;
   struct RelocatableBank {
     OutputSection *section = nullptr;
     std::string_view function;

@@ -39,6 +39,16 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
                                 s.name));
 }
 
+void write_unified_entries(Context &ctx, OutputSection &sec) {
+  for (const OutputModel::UnifiedEntry &e : ctx.out.unified_entries) {
+    if (e.section != &sec || e.offset + kUnifiedEntrySize > sec.data.size())
+      continue;
+    write_le<u32>(sec.data.data() + e.offset, e.symbol->index);
+    write_le<u32>(sec.data.data() + e.offset + 4, 7);
+    write_le<u64>(sec.data.data() + e.offset + 8, e.symbol->value);
+  }
+}
+
 void place_passed_over_bank_copies(Context &ctx) {
   using Role = OutputModel::BankPart::Role;
   for (const InputObject *in : ctx.inputs)

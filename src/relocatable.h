@@ -17,6 +17,15 @@ inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable
 // arrays (`externsharedinstance`). Runs after the merge.
 void refuse_unsupported_relocatable_inputs(Context &ctx);
 
+// A unified function's or variable's entry in .nv.uft.entry/.nv.udt.entry
+// (`.attribute(.unified(a, b))`): the symbol's index (u32), a kind (u32:
+// 1 in ptxas's objects, 7 in nvlink's -r output, kept by a second -r), the symbol's value (u64:
+// a variable's offset in .nv.udt) and the two halves of the attribute
+// (u64 each). Measured on sm_90 and sm_100 with two unified functions and
+// variables in each of two inputs.
+constexpr u64 kUnifiedEntrySize = 0x20;
+void write_unified_entries(Context &ctx, OutputSection &sec);
+
 // sm_100+: the copies of a weak function with its own bank passed over
 // before the kept copy: their bank is gone but their Mercury relocations stay,
 // where the bank would have been (ctx.out.relocatable_banks; nvlink's

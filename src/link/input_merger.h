@@ -95,6 +95,8 @@ private:
   std::optional<u32> defined_function(std::string_view fn) const;
 
   OutputSection *detach_function_bank(u32 i);
+  // -r: the entries of .nv.uft.entry/.nv.udt.entry (ctx.out.unified_entries).
+  void note_unified_entries(u32 i);
   // -r: a weak function's bank merged as an ordinary section, the copies
   // that held the function in turn sharing one place.
   OutputSection *merge_relocatable_function_bank(OutputSection *out, u32 i);

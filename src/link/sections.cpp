@@ -244,6 +244,22 @@ void InputMerger::refuse_code_needing_reencoding(const ElfSection &text) {
   }
 }
 
+void InputMerger::note_unified_entries(u32 i) {
+  const ElfSection &in = in_section(i);
+  OutputSection *out = map_section(i);
+  if (!out)
+    return;
+  for (u64 at = 0; at + kUnifiedEntrySize <= in.data.size(); at += kUnifiedEntrySize) {
+    u32 sym = read_le<u32>(in.data.data() + at);
+    u32 kind = read_le<u32>(in.data.data() + at + 4);
+    if ((kind != 1 && kind != 7) || sym >= sym_map_.size() || !sym_map_[sym])
+      ctx_.diag.fatal(fmt::format("-r (relocatable link) of '{}': an entry of '{}' in a form not measured is not "
+                                  "supported by dlink yet",
+                                  obj_.name, in.name));
+    ctx_.out.unified_entries.push_back({out, sec_off_[i] + at, sym_map_[sym]});
+  }
+}
+
 void InputMerger::merge_section_contents() {
   for (u32 i = 1; i < obj_.elf.sections.size(); i++) {
     const ElfSection &in = in_section(i);
@@ -251,6 +267,10 @@ void InputMerger::merge_section_contents() {
       continue;
     if (classify_section(in.name, in.type) == SectionKind::Text && !is_dead_section(i))
       refuse_code_needing_reencoding(in);
+    if (in.type == SHT_CUDA_UFT_ENTRY || in.type == SHT_CUDA_UDT_ENTRY) {
+      note_unified_entries(i);
+      continue;
+    }
     switch (classify_section(in.name, in.type)) {
     case SectionKind::ModuleInfo:
       merge_module_info(in);

@@ -105,6 +105,15 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
       }
       break;
     default:
+      // (-r: a unified function's stub names its symbol like code; the
+      // entry tables' symbols are written now that they have indices.)
+      if (sec->type == SHT_CUDA_UFT) {
+        e.link = symtab_index;
+        e.info = sec->func ? sec->func->index : 0;
+      } else if (sec->type == SHT_CUDA_UFT_ENTRY || sec->type == SHT_CUDA_UDT_ENTRY) {
+        e.link = symtab_index;
+        write_unified_entries(ctx, *sec);
+      }
       break;
     }
     if (sec->has_file_data())

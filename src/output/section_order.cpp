@@ -26,6 +26,12 @@ namespace dlink {
 namespace {
 
 int group_of(const OutputSection *sec) {
+  // (-r: a unified function's stub with the code, the unified functions'
+  // and variables' entry tables with the functions' .nv.info sections.)
+  if (sec->type == SHT_CUDA_UFT)
+    return 8;
+  if (sec->type == SHT_CUDA_UFT_ENTRY || sec->type == SHT_CUDA_UDT_ENTRY)
+    return 4;
   switch (sec->kind) {
   case SectionKind::StringTable:
   case SectionKind::SymbolTable:
