@@ -233,6 +233,18 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   return Split{std::move(I), true};
 }
 
+// A global load sharing the index of global loads only: ptxas groups loads
+// waited on together, and nvlink keeps the group with an index free
+// (real-world hec-binomial: the LDGs at 0x90 and 0xa0 keep index 5).
+bool grouped_global_load(const std::vector<Insn> &I, const std::vector<PendingLoad> &pend, const Insn &f) {
+  if (f.op() != 0x981)
+    return false;
+  for (const PendingLoad &p : pend)
+    if (p.sb == f.wr() && I[p.insn].op() != 0x981)
+      return false;
+  return true;
+}
+
 // The single share for lack of a free index at `p` (an LDCU) moves to index 6.
 std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t end,
                                         const std::vector<PendingLoad> &pend_at_cand) {
@@ -305,7 +317,7 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     // ptxas also shares the stack-pointer load's index with indices 0-4
     // pending and 5 free (real-world corpus: haxpy, fwt, clenergy).
     if (i > 0 && sp && f.wr() == sp_sb && (busy == 63 || busy == 31)) {
-      if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919)
+      if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919 && f.op() != 0x9c3)
         return std::nullopt;
       if (sp_sharers.empty())
         sh.pend_at_first = pend;
@@ -314,7 +326,8 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
       if (busy == 31)
         sh.with_5_free = true;
       sp_sharers.push_back(i);
-    } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63) {
+    } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63 &&
+               !grouped_global_load(I, pend, f)) {
       if (!cand) {
         cand = i;
         pend_at_cand = pend;
