@@ -187,7 +187,8 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   // the lowest index pending there (real-world haxpy and golden case
   // refin_sp_share_two: the LDCU at 0x90 joins the S2R at 0x10; in the
   // golden case that is not the index whose next wait comes first).
-  if (sharer_with_5_free && sp_sharers.size() == 2) {
+  const bool first_of_two = sharer_with_5_free && sp_sharers.size() == 2;
+  if (first_of_two) {
     unsigned low = 7;
     for (const PendingLoad &q : sh.pend_at_second)
       if (q.insn != 0 && q.sb != sp_sb)
@@ -201,11 +202,17 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
     return std::nullopt;
   if (sharer_with_5_free) {
     // (the general rule below)
-  } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, sh.pend_at_first, end))
+  } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, sh.pend_at_first, end)) {
     return Split{std::move(*joined), true};
-  for (size_t x : sp_sharers)
-    if (I[x].op() == 0x919)
-      return std::nullopt;
+  }
+  // An S2R sharer gets an index of its own only as the first of two with 5
+  // free (hec-graphExecution's S2R at 0x90, the LDCU at 0xb0 joining the
+  // lowest pending index). Alone, nvlink puts it on the pending index needed
+  // first at or after its own need (rod-srad2's S2R at 0x70 joins the LDCU's:
+  // the opening-region rule, regroup_prefix); not modelled here.
+  if (!(first_of_two && I[sp_sharers.front()].op() == 0x919) &&
+      std::any_of(sp_sharers.begin(), sp_sharers.end(), [&](size_t x) { return I[x].op() == 0x919; }))
+    return std::nullopt;
   // They keep sharing among themselves on an index of their own (the one
   // the stack-pointer load frees); the waits that retired them (with the
   // stack-pointer load) now retire that index. Other shares for lack of a

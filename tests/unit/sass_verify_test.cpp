@@ -317,6 +317,31 @@ TEST(SassVerify, ZeroedStallRejected) {
   EXPECT_FALSE(ok(kInput, w));
 }
 
+// A scoreboard waited on by the very next instruction is set at least 2
+// cycles before it (never fewer in nvlink's output): the LDC at 0x40, waited
+// on at 0x50, with one stall cycle in both codes.
+TEST(SassVerify, WaitOneCycleAfterTheSetRejected) {
+  Words in = kInput, w = kNvlink;
+  in[4].second = (in[4].second & ~(u64(15) << 41)) | u64(1) << 41;
+  w[4].second = (w[4].second & ~(u64(15) << 41)) | u64(1) << 41;
+  auto r = sass::verify_refinalized(bytes_of(in), bytes_of(w));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.reason.find("one cycle after it is set"), std::string::npos) << r.reason;
+}
+
+// A stall may rise only from below 2 to 2 and only where the next
+// instruction waits on the scoreboard (nvlink: hec-graphExecution's LDCU at
+// 0xb0): the S2UR at 0x20, which nothing waits on at 0x30, may not get 2,
+// and the LDC at 0x40 (2 cycles, waited on at 0x50) may not get 3.
+TEST(SassVerify, StallRaisedOnlyToTwoBeforeADependentWait) {
+  Words w = kNvlink;
+  w[2].second = (w[2].second & ~(u64(15) << 41)) | u64(2) << 41;
+  EXPECT_FALSE(ok(kInput, w));
+  Words x = kNvlink;
+  x[4].second = (x[4].second & ~(u64(15) << 41)) | u64(3) << 41;
+  EXPECT_FALSE(ok(kInput, x));
+}
+
 TEST(SassVerify, DroppedScoreboardRejected) {
   Words w = kNvlink;
   w[12].second |= u64(7) << 46; // the LDG at 0xc0 without its write scoreboard
