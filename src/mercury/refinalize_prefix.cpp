@@ -203,6 +203,13 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   if (sharer_with_5_free) {
     // (the general rule below)
   } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, sh.pend_at_first, end)) {
+    // (An S2UR sharer waited on at a predicated BRA joins, in nvlink's
+    // allocation, the index waited on at the very next instruction:
+    // cs-nvml-matrixMul's matrixMulCUDA<16>, the S2UR at 0x70 joins the LDC
+    // at 0x10, retired at 0x80, not the S2UR at 0x60, retired at 0xa0; not
+    // modelled.)
+    if (I[sp_sharers.front()].op() == 0x9c3)
+      return std::nullopt;
     return Split{std::move(*joined), true};
   }
   // An S2R sharer gets an index of its own only as the first of two with 5
