@@ -335,11 +335,12 @@ const Words kReduceNvlink = {
     {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
 };
 
-// A reduction over long long (probe): the same loop shape, but ptxas and nvlink
-// both let the loop's STS share the loop's LDS index. The model reproduces
-// nvlink only when a backward branch's waits retire what crosses the edge; the
-// cross-check (waits not applied across the edge) allocates differently, so the
-// kernel is left as ptxas wrote it.
+// A reduction over long long (probe y5 at sm_100): the same loop shape, but
+// ptxas and nvlink both let the loop's STS share the loop's LDS index. The
+// model reproduces nvlink only when a backward branch's waits retire what
+// crosses the edge (the loop-header reading); the other reading allocates
+// differently, and nvlink follows the loop-header one (as in 8 of the 10
+// kernels measured where the readings disagree).
 const Words kReduce64Input = {
     {0x0000df00ff017b82ull, 0x000e220000000800ull},
     {0x0000000000027919ull, 0x000e6e0000002100ull},
@@ -385,6 +386,51 @@ const Words kReduce64Input = {
     {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
 };
 
+const Words kReduce64Nvlink = {
+    {0x0000df00ff017b82ull, 0x000fe20000000800ull},
+    {0x0000000000027919ull, 0x000e2e0000002100ull},
+    {0x00000000000679c3ull, 0x000e620000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe20000000000ull},
+    {0x00007100ff0777acull, 0x000ea20008000800ull},
+    {0x000000ffff037224ull, 0x000fe200078e00ffull},
+    {0x0000000504047290ull, 0x000fc4000fffe0ffull},
+    {0x000000ff0700728cull, 0x004fe4000bf05270ull},
+    {0x0000000406047291ull, 0x002fcc000f8ec0ffull},
+    {0x0000000402097c11ull, 0x041fe4000f8e18ffull},
+    {0x000000ff0200720cull, 0x000fc60003f05270ull},
+    {0x0000000209007388ull, 0x0001e20000000a00ull},
+    {0x0000000000007b1dull, 0x000fec0000010000ull},
+    {0x0000000108347547ull, 0x000fea000b800000ull},
+    {0x00007100ff0477acull, 0x000e640008000800ull},
+    {0x0000000400007c02ull, 0x002fce0008000f00ull},
+    {0x000000000200720cull, 0x000fda0003f26070ull},
+    {0x0000000800089824ull, 0x000fe200078e0209ull},
+    {0x0000000009069984ull, 0x000fe80000000a00ull},
+    {0x0000000008049984ull, 0x000e640000000a00ull},
+    {0x0000000604049210ull, 0x002fca0007f5e0ffull},
+    {0x0000000105059824ull, 0x000fca00010e0607ull},
+    {0x0000000409009388ull, 0x0003e20000000a00ull},
+    {0x0000000000007b1dull, 0x000fe20000010000ull},
+    {0x000000010000780cull, 0x000fe40003f24070ull},
+    {0x00000001ff007819ull, 0x000fd60000011600ull},
+    {0xfffffffc00d41947ull, 0x002fea000383ffffull},
+    {0x000000000000094dull, 0x000fea0003800000ull},
+    {0x00000000000679c3ull, 0x000e620000008800ull},
+    {0x0000000000047882ull, 0x000fe20000000000ull},
+    {0x0000040000057882ull, 0x000fe20000000000ull},
+    {0x0000000000077919ull, 0x000ea20000002500ull},
+    {0x0000000504047290ull, 0x000fc8000fffe0ffull},
+    {0x0000e000ff047b82ull, 0x000ea20000000a00ull},
+    {0x0000000406047291ull, 0x002fd2000f8ec0ffull},
+    {0x00000004ff027984ull, 0x001e240008000a00ull},
+    {0x00006b00ff0477acull, 0x000e220008000a00ull},
+    {0x0000000807047825ull, 0x004fca00078e0004ull},
+    {0x0000000204007986ull, 0x001fe2000c101b04ull},
+    {0x000000000000794dull, 0x000fea0003800000ull},
+    {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
+};
+
 } // namespace
 
 TEST(Refinalize, LoopHeadMeetsWhatCrossesTheBackwardEdge) {
@@ -393,10 +439,10 @@ TEST(Refinalize, LoopHeadMeetsWhatCrossesTheBackwardEdge) {
   EXPECT_EQ(code, bytes_of(kReduceNvlink));
 }
 
-TEST(Refinalize, LeavesKernelWhoseBackwardEdgeReadingMatters) {
-  std::vector<u8> code = bytes_of(kReduce64Input), before = code;
-  EXPECT_FALSE(reallocate_scoreboards(code));
-  EXPECT_EQ(code, before);
+TEST(Refinalize, BackwardEdgeReadingsDisagreeLoopHeaderTaken) {
+  std::vector<u8> code = bytes_of(kReduce64Input);
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(kReduce64Nvlink));
 }
 
 // Pressure-shared producers (docs/notes/refinalization.md, "Device runtime").
