@@ -232,11 +232,19 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       // at 2, above the one the stack-pointer load frees), nvlink keeps the
       // share.
       bool sp_pending = I[0].lo == kStackPointerLoad && !M.gen[0].empty() && F.in[i].test(M.gen[0].back());
+      // (Global loads' read scoreboards on an index held only by other
+      // global loads' read scoreboards are ptxas's grouping, which nvlink
+      // keeps: real-world hec-compute-score's LDGs at 0xd0-0x110.)
+      bool grouped_reads = prods[x].read && I[i].op() == 0x981;
+      for (size_t y = 0; y < np && grouped_reads; y++)
+        if (F.in[i].test(y) && prods[y].sb == prods[x].sb)
+          grouped_reads = prods[y].read && I[prods[y].insn].op() == 0x981;
       // (A share on the virtual index 6 is one split_pressure_share made.)
       if (drop_first && !free_left && sp_pending && s == 0 && prods[x].sb != 6 &&
-          !keep_pressure_shares)
+          !keep_pressure_shares && !grouped_reads)
         {
         *why = "a share for lack of an index while the stack-pointer load is pending";
+        log::debug("refinalize: (the share at {:#x})", i * 16);
         return std::nullopt;
       }
     }
