@@ -336,10 +336,6 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
   return assign;
 }
 
-// Runs the allocation model. nullopt when the kernel is outside the model.
-// keep_pressure_shares: the stack-pointer load's index goes to the producers
-// that shared it (split_pressure_share), so shares for lack of a free index
-// stay as they are.
 // Writes the re-allocated controls. An instruction whose scoreboard the next
 // one waits on keeps at least 2 stall cycles: nvlink's output never has fewer
 // there (every sm_100+ kernel of the golden and real-world corpora: 49,000
@@ -357,6 +353,10 @@ void write_controls(const std::vector<Insn> &I, const std::vector<Controls> &fre
   }
 }
 
+// Runs the allocation model. nullopt when the kernel is outside the model.
+// keep_pressure_shares: the stack-pointer load's index goes to the producers
+// that shared it (split_pressure_share), so shares for lack of a free index
+// stay as they are.
 std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool drop_first,
                                               Interference mode, bool keep_pressure_shares = false,
                                               const char **why = nullptr) {
