@@ -44,14 +44,16 @@ OutputSection *InputMerger::detach_function_bank(u32 i) {
   return bank;
 }
 
-// -r (measured on sm_75-sm_121 with a weak template holding a switch table
-// in up to four inputs whose copies differ in registers; weak_later_banks,
-// relocatable_weak_banks): the copies that held the function in turn, the
-// first definer and each copy that replaced it, share the first one's place
-// in the merged bank, which holds the kept copy's bytes, and their
-// variables keep their own offsets there; a copy passed over before the kept
-// one leaves nothing; one after it is appended as it is. (sm_100+ rewrites the appended copies' jump tables and lists every
-// copy's Mercury relocations: mercury.cpp.)
+// -r (measured on sm_75, sm_90, sm_100 and sm_120 with a weak template
+// holding a switch table in two to six inputs whose copies differ in
+// registers; relocatable_weak_banks, weak_later_banks): the copies that held
+// the function in turn, the first definer and each copy that replaced it,
+// share the first one's place in the merged bank, which holds the kept
+// copy's bytes, and their variables keep their own offsets there; a copy
+// passed over before the kept one leaves nothing (is_dead_section); one
+// after it is appended as it is. (sm_100+ rewrites the other copies' jump
+// tables and lists every copy's Mercury relocations: mercury.cpp,
+// place_passed_over_bank_copies.)
 OutputSection *InputMerger::merge_relocatable_function_bank(OutputSection *out, u32 i) {
   using Role = OutputModel::BankPart::Role;
   const ElfSection &in = in_section(i);

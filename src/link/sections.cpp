@@ -267,7 +267,7 @@ void InputMerger::merge_section_contents() {
       continue;
     if (classify_section(in.name, in.type) == SectionKind::Text && !is_dead_section(i))
       refuse_code_needing_reencoding(in);
-    if (in.type == SHT_CUDA_UFT_ENTRY || in.type == SHT_CUDA_UDT_ENTRY) {
+    if ((in.type == SHT_CUDA_UFT_ENTRY || in.type == SHT_CUDA_UDT_ENTRY) && relocatable_output(ctx_)) {
       note_unified_entries(i);
       continue;
     }
