@@ -249,15 +249,31 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       }
     }
   }
-  // A producer sharing the stack-pointer load's scoreboard: such kernels
-  // (launch_params' k_lb) are not always re-finalized by nvlink; not modelled.
-  if (drop_first && I[0].lo == kStackPointerLoad && !M.gen[0].empty())
-    for (size_t x = M.gen[0].back() + 1; x < np; x++)
-      if (group[x] == M.gen[0].back())
-        {
-        *why = "a producer on the stack-pointer load's index";
+  // A producer taking the stack-pointer load's index while that load is
+  // pending: nvlink gives it an index as to any other producer, and those
+  // pending together keep sharing one (real-world hec-winograd's LDG at 0x390
+  // at sm_120; hec-lavaMD's LDSs at 0x6c0 and 0x720, both on 4 in nvlink's
+  // output). Not an LDC: launch_params' k_lb, whose predicated LDC does so
+  // with indices free, is not re-finalized by nvlink at all (not modelled).
+  if (drop_first && I[0].lo == kStackPointerLoad && !M.gen[0].empty()) {
+    const size_t sp = M.gen[0].back();
+    std::vector<size_t> released;
+    for (size_t x = sp + 1; x < np; x++) {
+      if (group[x] != sp)
+        continue;
+      if (I[prods[x].insn].op() == sass::op::kLdc) {
+        *why = "an LDC on the stack-pointer load's index";
         return std::nullopt;
       }
+      group[x] = x;
+      for (size_t y : released)
+        if (F.in[prods[x].insn].test(y)) {
+          group[x] = group[y];
+          break;
+        }
+      released.push_back(x);
+    }
+  }
   return group;
 }
 
