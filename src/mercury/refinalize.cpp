@@ -119,7 +119,9 @@ bool build_graph(Model &M) {
   }
   M.leader.assign(n, false);
   for (size_t j = 0; j < n; j++) {
-    bool l = M.preds[j].size() != 1 || (j > 0 && is_branch(I[j - 1]));
+    // (A predicated EXIT ends a basic block too, for the class-5 rule of
+    // loads pending across blocks: probes q16, q23.)
+    bool l = M.preds[j].size() != 1 || (j > 0 && (is_branch(I[j - 1]) || I[j - 1].op() == 0x94d));
     for (const Model::Edge &e : M.preds[j])
       if (e.from + 1 != j)
         l = true;
