@@ -212,12 +212,14 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
       return std::nullopt;
     return Split{std::move(*joined), true};
   }
-  // An S2R sharer gets an index of its own only as the first of two with 5
-  // free (hec-graphExecution's S2R at 0x90, the LDCU at 0xb0 joining the
-  // lowest pending index). Alone, nvlink puts it on the pending index needed
-  // first at or after its own need (rod-srad2's S2R at 0x70 joins the LDCU's:
-  // the opening-region rule, regroup_prefix); not modelled here.
-  if (!(first_of_two && I[sp_sharers.front()].op() == 0x919) &&
+  // An S2R sharer gets an index of its own as the other sharers do with all
+  // six taken (hec-blockScan's BlockPrefixSumKernel<128, 8>, the S2R at
+  // 0x130), and with 5 free as the first of two (hec-graphExecution's S2R at
+  // 0x90, the LDCU at 0xb0 joining the lowest pending index). A single one
+  // with 5 free goes, in nvlink's allocation, to the pending index needed
+  // first at or after its own need (rod-srad2's S2R at 0x70 joins the
+  // LDCU's: the opening-region rule, regroup_prefix); not modelled here.
+  if (sharer_with_5_free && !first_of_two &&
       std::any_of(sp_sharers.begin(), sp_sharers.end(), [&](size_t x) { return I[x].op() == 0x919; }))
     return std::nullopt;
   // They keep sharing among themselves on an index of their own (the one
