@@ -19,6 +19,7 @@
 #include "dlink/parallel.h"
 #include "dlink/small_bytes.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -477,6 +478,13 @@ struct OutputModel {
   // copy has fewer registers than the one held so far (the last is
   // weak_winner). sm_100+ .debug_frame shows every holder.
   std::map<std::string_view, std::vector<u32>> weak_holders;
+  // Whether input `index`'s copy of weak function `fn` never held it and
+  // comes before the kept copy (-r: its bank leaves no bytes; relocatable.h).
+  bool passed_over_before_kept(std::string_view fn, u32 index) const {
+    auto it = weak_holders.find(fn);
+    return it != weak_holders.end() && it->second.size() > 1 && index < it->second.back() &&
+           std::find(it->second.begin(), it->second.end(), index) == it->second.end();
+  }
   std::vector<std::string_view> prototype_strings;
 
   // .nv.callgraph blocks.

@@ -53,12 +53,8 @@ void place_passed_over_bank_copies(Context &ctx) {
   using Role = OutputModel::BankPart::Role;
   for (const InputObject *in : ctx.inputs)
     for (const ElfSymbol &s : in->symbols) {
-      if (s.type() != STT_FUNC || s.bind() != STB_WEAK || s.shndx == SHN_UNDEF)
-        continue;
-      auto holders = ctx.out.weak_holders.find(s.name);
-      if (holders == ctx.out.weak_holders.end() || holders->second.size() < 2 ||
-          in->index > holders->second.back() ||
-          std::find(holders->second.begin(), holders->second.end(), in->index) != holders->second.end())
+      if (s.type() != STT_FUNC || s.bind() != STB_WEAK || s.shndx == SHN_UNDEF ||
+          !ctx.out.passed_over_before_kept(s.name, in->index))
         continue;
       auto relocs = in->elf.find_section(".nv.merc.rela.nv.constant.optimizer." + std::string(s.name));
       const ElfSection *own = in->elf.section_named(".nv.constant2." + std::string(s.name));

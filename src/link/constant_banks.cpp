@@ -97,11 +97,8 @@ OutputSection *InputMerger::merge_relocatable_function_bank(OutputSection *out, 
 
 bool InputMerger::passed_over_before_kept(std::string_view fn) const {
   auto k = defined_function(fn);
-  if (!k || obj_.symbols[*k].bind() != STB_WEAK)
-    return false;
-  auto it = ctx_.out.weak_holders.find(obj_.symbols[*k].name);
-  return it != ctx_.out.weak_holders.end() && it->second.size() > 1 && obj_.index < it->second.back() &&
-         std::find(it->second.begin(), it->second.end(), obj_.index) == it->second.end();
+  return k && obj_.symbols[*k].bind() == STB_WEAK &&
+         ctx_.out.passed_over_before_kept(obj_.symbols[*k].name, obj_.index);
 }
 
 void InputMerger::note_constant_chunk(OutputSection *out, const ElfSection &in, u64 offset, u64 align) {

@@ -364,8 +364,7 @@ void write_controls(const std::vector<Insn> &I, const std::vector<Controls> &fre
   for (size_t i = 0; i < I.size(); i++) {
     const Controls &c = fresh[i];
     sass::Instruction f = I[i].with_controls(c.wr, c.rd, c.wait);
-    if (i + 1 < I.size() && f.stall() < 2 &&
-        ((c.wr != 7 && fresh[i + 1].wait >> c.wr & 1) || (c.rd != 7 && fresh[i + 1].wait >> c.rd & 1)))
+    if (i + 1 < I.size() && f.stall() < 2 && sass::waits_on(fresh[i + 1].wait, c.wr, c.rd))
       f = f.with_stall(2);
     sass::write(f, code.data() + i * sass::kInstructionSize);
   }

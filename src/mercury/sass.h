@@ -84,6 +84,13 @@ template <class Insn> std::vector<u8> encode(const std::vector<Insn> &I) {
   return out;
 }
 
+// Whether a wait mask covers a write (`wr`) or read (`rd`) scoreboard; the
+// next instruction waiting on one needs 2 stall cycles before it
+// (refinalize.cpp write_controls, sass_verify.cpp).
+inline bool waits_on(unsigned wait, unsigned wr, unsigned rd) {
+  return (wr != kNone && (wait >> wr & 1)) || (rd != kNone && (wait >> rd & 1));
+}
+
 // BRA in any form (0x147 family).
 inline bool is_branch(const Instruction &f) { return (f.op() & 0x1ff) == 0x147; }
 // CALL in any form (0x143, 0x144 families).

@@ -79,8 +79,7 @@ std::optional<std::string> analyse(Kernel &K) {
       return "scoreboard index 6 at " + at(i);
     // A scoreboard the next instruction waits on is set at least 2 cycles
     // before (never fewer in nvlink's output: refinalize.cpp, write_controls).
-    if (i + 1 < n && f.stall() < 2 &&
-        ((f.wr() != kNone && K.I[i + 1].wait() >> f.wr() & 1) || (f.rd() != kNone && K.I[i + 1].wait() >> f.rd() & 1)))
+    if (i + 1 < n && f.stall() < 2 && waits_on(K.I[i + 1].wait(), f.wr(), f.rd()))
       return "a scoreboard waited on one cycle after it is set at " + at(i + 1);
     if (is_branch(f)) {
       auto t = branch_target(i, f, n);
@@ -303,9 +302,7 @@ VerifyResult verify_refinalized(std::span<const u8> original, std::span<const u8
     // (The stall may rise from below 2 to 2 where the next instruction now
     // waits on this one's scoreboard; analyse checked the rule.)
     const u64 stall = u64(15) << 41;
-    bool raised = f.stall() < 2 && g.stall() == 2 && j + 1 < N.n &&
-                  ((g.wr() != kNone && N.I[j + 1].wait() >> g.wr() & 1) ||
-                   (g.rd() != kNone && N.I[j + 1].wait() >> g.rd() & 1));
+    bool raised = f.stall() < 2 && g.stall() == 2 && j + 1 < N.n && waits_on(N.I[j + 1].wait(), g.wr(), g.rd());
     u64 same = raised ? ~(controls | stall) : ~controls;
     if ((f.hi & same) != (g.hi & same))
       return fail("stall, yield or operands changed at " + at(j));
