@@ -8,6 +8,8 @@
 
 #include "dlink/reloc_types.h"
 
+#include "relocatable.h"
+
 namespace dlink {
 
 namespace {
@@ -45,8 +47,9 @@ void check_symbol(const ElfFile &elf, const ElfSymbol &sym, bool main) {
   if (!main || sym.type() == STT_SECTION)
     return;
   const ElfSection &sec = elf.sections[sym.shndx];
-  // (A unified function's stub, in .nv.uft.rel.<f>, passes: such links
-  // stop after the merge, as nvlink's do, driver.cpp.)
+  // (A unified function's stub, in .nv.uft.rel.<f>, passes: -r links keep
+  // it, relocatable.h; other links stop after the merge, as nvlink's do,
+  // driver.cpp.)
   if (sym.type() == STT_FUNC &&
       (!(sec.flags & SHF_EXECINSTR) || (sec.flags & SHF_CUDA_MERC) ||
        (sec.type != SHT_PROGBITS && sec.type != SHT_CUDA_UFT)))
@@ -185,6 +188,15 @@ void check_cubin(InputObject &obj) {
             if (read_le<u32>(rec.payload.data() + k) >= nsym)
               corrupt("EIATTR_EXTERNS names a missing symbol");
       }
+    }
+    // Unified functions' and variables' entries (relocatable.h): whole
+    // entries, each naming a symbol.
+    if (s.type == SHT_CUDA_UFT_ENTRY || s.type == SHT_CUDA_UDT_ENTRY) {
+      if (s.data.size() % kUnifiedEntrySize)
+        corrupt(fmt::format("section {} ends inside an entry", i));
+      for (size_t at = 0; at + kUnifiedEntrySize <= s.data.size(); at += kUnifiedEntrySize)
+        if (u32 sym = read_le<u32>(s.data.data() + at); sym == 0 || sym >= nsym)
+          corrupt(fmt::format("section {} names a missing symbol", i));
     }
     if (s.type == SHT_CUDA_CALLGRAPH || s.type == SHT_CUDA_PROTOTYPE) {
       if (s.link == 0 || !is_symtab(elf.sections[s.link].type))

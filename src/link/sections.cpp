@@ -252,6 +252,7 @@ void InputMerger::note_unified_entries(u32 i) {
   for (u64 at = 0; at + kUnifiedEntrySize <= in.data.size(); at += kUnifiedEntrySize) {
     u32 sym = read_le<u32>(in.data.data() + at);
     u32 kind = read_le<u32>(in.data.data() + at + 4);
+    // (The symbol index was validated: src/validate.cpp.)
     if ((kind != 1 && kind != 7) || sym >= sym_map_.size() || !sym_map_[sym])
       ctx_.diag.fatal(fmt::format("-r (relocatable link) of '{}': an entry of '{}' in a form not measured is not "
                                   "supported by dlink yet",

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -354,5 +355,49 @@ TEST(CorruptSizes, ObjectSymbolSizeMismatch) {
   EXPECT_NE(r.diagnostics.find("Size doesn't match for '__UDT_OFFSET'"), std::string::npos)
       << r.diagnostics;
   EXPECT_FALSE(fs::exists(dir / "out.cubin"));
+  fs::remove_all(dir);
+}
+
+// -r of unified functions and variables (relocatable_unified): an entry table
+// of .nv.uft.entry whose first entry names a missing symbol, or whose size
+// ends inside an entry, is corrupt input, with no output.
+TEST(CorruptUnifiedEntries, MissingSymbolAndPartialEntry) {
+  const fs::path job = fs::path(DLINK_TESTDATA) / "golden" / "relocatable_unified" / "sm_90";
+  const fs::path dir = fs::temp_directory_path() / ("dlink_unified_" + std::to_string(::getpid()));
+  struct Case {
+    std::function<void(std::vector<u8> &, const ElfFile &, size_t)> edit;
+    std::string what;
+  } cases[] = {
+      {[](std::vector<u8> &b, const ElfFile &elf, size_t i) {
+         write_le<u32>(b.data() + elf.sections[i].offset, 0xffff);
+       },
+       "names a missing symbol"},
+      {[](std::vector<u8> &b, const ElfFile &elf, size_t i) {
+         write_le<u64>(b.data() + elf.shoff + 64 * i + 32, elf.sections[i].size - 1); // sh_size
+       },
+       "ends inside an entry"},
+  };
+  for (const Case &c : cases) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy_file(job / "c.cubin", dir / "c.cubin");
+    std::vector<u8> bytes = read_bytes(job / "b.cubin");
+    std::optional<size_t> table;
+    {
+      ElfFile elf = read_elf(bytes);
+      for (size_t i = 0; i < elf.sections.size() && !table; i++)
+        if (elf.sections[i].type == SHT_CUDA_UFT_ENTRY)
+          table = i;
+      ASSERT_TRUE(table);
+      c.edit(bytes, elf, *table);
+    }
+    write_bytes(dir / "b.cubin", bytes);
+    test::LinkRun r = test::run_link({"nvlink", "-arch=sm_90", "-r", (dir / "b.cubin").string(),
+                                      (dir / "c.cubin").string(), "-o", (dir / "out.cubin").string()});
+    EXPECT_EQ(r.status, 1) << r.diagnostics;
+    EXPECT_NE(r.diagnostics.find("Corrupt input file '"), std::string::npos) << r.diagnostics;
+    EXPECT_NE(r.diagnostics.find(c.what), std::string::npos) << r.diagnostics;
+    EXPECT_FALSE(fs::exists(dir / "out.cubin"));
+  }
   fs::remove_all(dir);
 }
