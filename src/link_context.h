@@ -91,6 +91,15 @@ struct InputObject {
     u64 start, end, new_start;
   };
   std::map<u32, std::vector<KeptRange>> kept_ranges;
+  // What the merge asks of this input alone, prepared for every input at
+  // once before it (prepare_merge, merge.cpp): sorted names.
+  struct MergePrep {
+    std::vector<std::string_view> local_function_sections; // ".text.<f>" of local functions
+    std::vector<std::string_view> repeated_section_names;  // held by several sections (-r outputs)
+    static bool has(const std::vector<std::string_view> &names, std::string_view name) {
+      return !names.empty() && std::binary_search(names.begin(), names.end(), name);
+    }
+  } merge_prep;
 };
 
 // Functions the CUDA driver provides: references to them stay undefined in

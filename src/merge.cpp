@@ -35,20 +35,36 @@ bool keeps_weak_copy_relocs(std::string_view debug_section) {
   return debug_section.ends_with("debug_info") || debug_section.ends_with("debug_loc");
 }
 
-void InputMerger::run() {
+// Per input, before the merge (in parallel for every input: it reads the
+// input alone).
+static void prepare_merge(InputObject &obj) {
+  auto sorted_unique = [](std::vector<std::string_view> &v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
   // Local functions (e.g. the math library's __internal_* helpers) may
   // exist in several inputs under one name: each input's copy gets its own
   // sections, however the names collide.
-  for (u32 i = 1; i < obj_.symbols.size(); i++) {
-    const ElfSymbol &s = obj_.symbols[i];
-    if (s.type() == STT_FUNC && s.bind() == STB_LOCAL && s.shndx != SHN_UNDEF && s.shndx < sec_map_.size())
-      local_function_sections_.insert(in_section(s.shndx).name);
+  InputObject::MergePrep &prep = obj.merge_prep;
+  for (u32 i = 1; i < obj.symbols.size(); i++) {
+    const ElfSymbol &s = obj.symbols[i];
+    if (s.type() == STT_FUNC && s.bind() == STB_LOCAL && s.shndx != SHN_UNDEF && s.shndx < obj.elf.sections.size())
+      prep.local_function_sections.push_back(obj.elf.sections[s.shndx].name);
   }
+  sorted_unique(prep.local_function_sections);
   // Section names held twice (a -r output's local functions of one name).
-  std::set<std::string_view> seen;
-  for (const ElfSection &sec : obj_.elf.sections)
-    if (!seen.insert(sec.name).second)
-      repeated_section_names_.insert(sec.name);
+  std::vector<std::string_view> names;
+  names.reserve(obj.elf.sections.size());
+  for (const ElfSection &sec : obj.elf.sections)
+    names.push_back(sec.name);
+  std::sort(names.begin(), names.end());
+  for (size_t i = 1; i < names.size(); i++)
+    if (names[i] == names[i - 1])
+      prep.repeated_section_names.push_back(names[i]);
+  sorted_unique(prep.repeated_section_names);
+}
+
+void InputMerger::run() {
   // Weak functions an earlier input already defined (live or not).
   for (u32 i = 1; i < obj_.symbols.size(); i++) {
     const ElfSymbol &s = obj_.symbols[i];
@@ -133,6 +149,7 @@ void merge_inputs(Context &ctx) {
   create_skeleton(ctx);
   ctx.out.constant_bank.enabled =
       kernel_filter(ctx).mode != KernelFilter::Mode::All && !relocatable_output(ctx);
+  ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) { prepare_merge(*ctx.inputs[i]); });
   MergeBacklog backlog;
   for (InputObject *obj : ctx.inputs) {
     InputMerger merger(ctx, *obj, backlog);

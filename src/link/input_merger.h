@@ -348,15 +348,19 @@ private:
   InputObject &obj_;
   // Relocation and record conversions left to the end of the merge.
   MergeBacklog &backlog_;
-  std::set<std::string_view> local_function_sections_; // ".text.<f>" of local functions
+  bool local_function_section(std::string_view name) const {
+    return InputObject::MergePrep::has(obj_.merge_prep.local_function_sections, name);
+  }
+  bool repeated_section_name(std::string_view name) const {
+    return InputObject::MergePrep::has(obj_.merge_prep.repeated_section_names, name);
+  }
   // Function name -> symbol index of this input's (first) definition.
   NameMap<u32> function_definitions_;
   std::map<std::string, OutputSection *> own_info_sections_;
   // A -r output's local functions of one name (several first-stage inputs'
-  // copies): the .nv.info.<f> of each copy, by the index of its code section;
-  // the section names the input holds more than once.
+  // copies): the .nv.info.<f> of each copy, by the index of its code section
+  // (repeated_section_name: the names the input holds more than once).
   std::map<u32, OutputSection *> copy_info_sections_;
-  std::set<std::string_view> repeated_section_names_;
   std::vector<OutputSection *> sec_map_;
   std::vector<u64> sec_off_;
   std::vector<OutputSymbol *> sym_map_;

@@ -111,7 +111,7 @@ void InputMerger::merge_module_info(const ElfSection &in) {
 }
 
 OutputSection *InputMerger::function_info_section(const std::string &name) {
-  if (!local_function_sections_.count(".text." + name.substr(9)))
+  if (!local_function_section(".text." + name.substr(9)))
     return find_section(ctx_, name);
   auto it = own_info_sections_.find(name);
   return it == own_info_sections_.end() ? nullptr : it->second;
@@ -121,8 +121,7 @@ void InputMerger::merge_function_info(const ElfSection &in) {
   std::string name(in.name);
   // (A -r output's local functions of one name keep one section each:
   // relocatable_two_stage_locals.)
-  const bool copy = repeated_section_names_.count(in.name) &&
-                    local_function_sections_.count(".text." + name.substr(9));
+  const bool copy = repeated_section_name(in.name) && local_function_section(".text." + name.substr(9));
   OutputSection *info = nullptr;
   if (copy) {
     OutputSection *&slot = copy_info_sections_[in.info];

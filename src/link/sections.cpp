@@ -33,7 +33,7 @@ OutputSection *InputMerger::map_section(u32 i) {
       !relocatable_output(ctx_)) // (-r: an ordinary section)
     return detach_function_bank(i);
   std::string_view name = output_name(in.name);
-  OutputSection *out = local_function_sections_.count(name) ? nullptr : find_section(ctx_, name);
+  OutputSection *out = local_function_section(name) ? nullptr : find_section(ctx_, name);
   if (!out && arch_format(ctx_.arch).late_parameter_banks && name.starts_with(".nv.constant0.")) {
     // Kernel parameter banks created after the merge (sm_100+).
     out = new_section(ctx_, name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,

@@ -80,6 +80,10 @@ struct DebugExitCode {
   std::vector<size_t> before;  // the same, of the code inserted before it
   std::vector<size_t> exits;   // the EXITs (input indices)
   size_t end = 0;              // input instructions before the trailing NOPs
+  const char *why = "";        // Outside: what is outside the measured form
+  // Inserted: a predicated EXIT right after a producer with stall 6 or more
+  // keeps ptxas's waits where nvlink sometimes adds one (rule not found).
+  bool unmodelled_exit_wait = false;
 };
 // `jump_targets`: the instruction indices the kernel's BRX jump tables hold
 // (nullptr: not known, and a BRX is outside the measured form). nvlink leaves

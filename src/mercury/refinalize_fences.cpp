@@ -985,21 +985,28 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes,
   if (!any)
     return out;
   out.status = DebugExitCode::Outside;
+  auto outside = [&](const char *why) {
+    out.why = why;
+    return out;
+  };
   if (end == 0 || end == n || I[end - 1].op() != sass::op::kBra || bra_offset(I[end - 1].lo) != -4 ||
       padded_count(end) != n)
-    return out;
+    return outside("no closing BRA and padding");
   // A predicated EXIT right after a producer with stall 6 or more whose
-  // scoreboard it does not wait on: nvlink may wait on it there (and drop the
-  // waits after it that this makes redundant), by a rule not found: 17 of 54
-  // such EXITs in 56 random -lineinfo modules at sm_100 (stores' read
-  // scoreboards; stalls 6 to 11 on both sides), none of 171 below stall 6.
+  // scoreboard it does not wait on: nvlink sometimes waits on it there (and
+  // drops the waits after it that this makes redundant), by a rule not
+  // found: 17 of 54 such EXITs in 56 random -lineinfo modules at sm_100
+  // (stores' read scoreboards; stalls 6 to 11 on both sides), none of 171
+  // below stall 6. The EXIT keeps ptxas's waits: the sequence reads and
+  // writes no register, so the code is as safe as ptxas's own (as nvlink
+  // leaves the other 37); the kernel is counted as not reproduced.
   for (size_t i = 1; i < end; i++) {
     const Ins &x = I[i], &p = I[i - 1];
     if (x.op() != sass::op::kExit || x.pred() == sass::kNone || p.stall() < 6)
       continue;
     for (unsigned sb : {p.wr(), p.rd()})
       if (sb != sass::kNone && !(x.wait() >> sb & 1))
-        return out;
+        out.unmodelled_exit_wait = true;
   }
   // New positions: each EXIT moves by the three instructions before it.
   out.pos.assign(n + 1, 0);
@@ -1009,7 +1016,7 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes,
     out.before[i] = m;
     if (i < end && I[i].op() == sass::op::kExit) {
       if (i >= 3 && I[i - 1].op() == 0x5ab && I[i - 2].op() == 0x9ab)
-        return out; // the sequence is there already (-G code)
+        return outside("the sequence is there already (-G code)");
       m += 3;
       out.exits.push_back(i);
     }
@@ -1025,7 +1032,7 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes,
       auto g = retarget_branch(f, i, out.pos[i], end,
                                [&](size_t t, bool) -> std::optional<size_t> { return out.before[t]; });
       if (!g)
-        return out;
+        return outside("a branch that cannot be retargeted");
       f = *g;
     } else if (f.op() == 0x948) {
       // Its bits 16-23 read as a BRA offset point at a BSYNC; no EXIT was
@@ -1033,20 +1040,20 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes,
       int64_t t = int64_t(i) + 1 + bra_offset(f.lo) / 4;
       for (size_t e : out.exits)
         if (int64_t(e) >= std::min<int64_t>(int64_t(i), t) && int64_t(e) <= std::max<int64_t>(int64_t(i), t))
-          return out;
+          return outside("an EXIT inside a BSSY range");
     } else if ((f.op() & 0x1ff) == 0x149) {
       // BRX: its table's targets stay where they are (empty_rela_constant2:
       // nvlink's table unchanged, every target before the EXIT).
       if (!jump_targets)
-        return out;
+        return outside("a BRX whose table is not known");
       for (size_t t : *jump_targets)
         if (t >= end || out.before[t] != t)
-          return out;
+          return outside("a BRX target after an EXIT");
     } else if ((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x942 &&
                f.op() != 0x946 && !sass::is_call(f) && f.op() != sass::op::kExit) {
       // (0x942, BREAK, names a barrier register, not a target: thrust_device's
       // sort_rows, unchanged by nvlink.)
-      return out; // other control transfers: not measured
+      return outside("another control transfer (not measured)");
     }
     if (f.op() == sass::op::kExit) {
       // A surface store right before the EXIT loses its second stall cycle
@@ -1183,7 +1190,7 @@ DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::stri
   if (dx.status == DebugExitCode::NoExits)
     return DebugExitRewrite::NoExits;
   if (dx.status != DebugExitCode::Inserted) {
-    *why = "code outside the measured form";
+    *why = dx.why;
     return DebugExitRewrite::Refused;
   }
   const std::vector<bool> none_removed;
@@ -1206,8 +1213,10 @@ DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::stri
     return DebugExitRewrite::Refused;
   }
   commit(ctx, text, std::move(dx.code), std::move(*capsule), *rw);
-  log::debug("debug exits: {}: {} inserted{}", text.name, dx.exits.size(),
-             rewaited ? ", stack-pointer load waited on at the first EXIT" : "");
+  log::debug("debug exits: {}: {} inserted{}{}", text.name, dx.exits.size(),
+             rewaited ? ", stack-pointer load waited on at the first EXIT" : "",
+             dx.unmodelled_exit_wait ? "; ptxas's waits kept at a predicated EXIT after a stall of 6 or more"
+                                     : "");
   return DebugExitRewrite::Rewritten;
 }
 

@@ -378,3 +378,62 @@ TEST(RefinalizeFences, CapsuleCheckFieldWraps) {
   cap[8] = 0x51; // not the check field's form
   EXPECT_FALSE(recode_fence_capsule(cap, 1));
 }
+
+// -g on sm_100+, a kernel compiled without -G: a predicated EXIT right after
+// a producer with stall 6 or more that it does not wait on (a random
+// -lineinfo module's MUFU with stall 10, then @P0 EXIT). nvlink waits on
+// the producer there in some such kernels, by a rule not found; the EXIT
+// keeps ptxas's waits (nvlink's bytes in that module) and the kernel is
+// marked as not reproduced, not refused.
+namespace {
+const Words kExitAfterLongStall = {
+    {0x0000000400047311ull, 0x000e34000020d900ull}, // MUFU, stall 10, writes sb0
+    {0x000000000000894dull, 0x000fea0003800000ull}, // @P0 EXIT, no wait
+    {0x0000000508007986ull, 0x000fe2000c101906ull}, // STG
+    {0x000000000000794dull, 0x000fea0003800000ull}, // EXIT
+    {0xfffffffc00fc7947ull, 0x000fc0000383ffffull}, // BRA -4
+};
+Words padded(Words w) {
+  const size_t n = ((w.size() * 16 + 127) / 128 * 128 + 128) / 16;
+  while (w.size() < n)
+    w.push_back({0x0000000000007918ull, 0x000fc00000000000ull});
+  return w;
+}
+} // namespace
+
+TEST(DebugExitCode, ExitAfterLongStallKeepsPtxasWaits) {
+  DebugExitCode dx = insert_debug_exit_code(bytes_of(padded(kExitAfterLongStall)));
+  ASSERT_EQ(dx.status, DebugExitCode::Inserted) << dx.why;
+  EXPECT_TRUE(dx.unmodelled_exit_wait);
+  ASSERT_EQ(dx.exits, (std::vector<size_t>{1, 3}));
+  Words want = {
+      kExitAfterLongStall[0],
+      {0x0000000000008992ull, 0x000fc00000005000ull}, // the sequence, with @P0
+      {0x00000000000089abull, 0x000fc00000000000ull},
+      {0x00000000000085abull, 0x000fec0000000000ull},
+      kExitAfterLongStall[1], // its waits as ptxas wrote them
+      kExitAfterLongStall[2],
+      {0x0000000000007992ull, 0x000fc00000005000ull},
+      {0x00000000000079abull, 0x000fc00000000000ull},
+      {0x00000000000075abull, 0x000fec0000000000ull},
+      kExitAfterLongStall[3],
+      kExitAfterLongStall[4],
+  };
+  EXPECT_EQ(dx.code, bytes_of(padded(want)));
+}
+
+TEST(DebugExitCode, ExitWaitingOnTheProducerIsModelled) {
+  Words w = kExitAfterLongStall;
+  w[1].second |= u64(1) << 52; // the EXIT waits on sb0
+  DebugExitCode dx = insert_debug_exit_code(bytes_of(padded(w)));
+  ASSERT_EQ(dx.status, DebugExitCode::Inserted) << dx.why;
+  EXPECT_FALSE(dx.unmodelled_exit_wait);
+}
+
+TEST(DebugExitCode, OutsideSaysWhy) {
+  Words w = padded(kExitAfterLongStall);
+  w[4] = {0x0000000000007918ull, 0x000fc00000000000ull}; // no closing BRA
+  DebugExitCode dx = insert_debug_exit_code(bytes_of(w));
+  EXPECT_EQ(dx.status, DebugExitCode::Outside);
+  EXPECT_STREQ(dx.why, "no closing BRA and padding");
+}
