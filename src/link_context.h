@@ -526,6 +526,7 @@ struct OutputModel {
     const InputObject *first = nullptr;
     u64 size = 0;
     bool defined = false;
+    bool weak = false; // defined, and that definition WEAK
   };
   OwnedNameMap<SharedDeclaration> shared_declarations;
   // Every global variable as first mentioned (merge.cpp check_variable_kind):

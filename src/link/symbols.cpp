@@ -390,6 +390,9 @@ void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
   auto prior = ctx_.out.shared_declarations.find(s.name);
   const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
                              !prior->second.size && !prior->second.defined;
+  // A later copy of a weak definition: the first one stays.
+  const bool later_weak_copy = s.shndx != SHN_UNDEF && prior != ctx_.out.shared_declarations.end() &&
+                               prior->second.defined && (prior->second.weak || s.bind() == STB_WEAK);
   if (!sym->def_order) // where first seen, until defined
     sym->def_order = (u64(obj_.index) << 32) | i;
   check_shared_declaration(s);
@@ -403,7 +406,7 @@ void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
     sym->extern_shared = false;
     sym->namespace_shared = true;
     sym->size = std::max(sym->size, s.size);
-    if (s.shndx != SHN_UNDEF) {
+    if (s.shndx != SHN_UNDEF && !later_weak_copy) {
       sym->value = s.value; // the alignment, until layout
       sym->def_order = (u64(obj_.index) << 32) | i;
     }
@@ -419,6 +422,7 @@ void InputMerger::check_shared_declaration(const ElfSymbol &s) {
     decl.first = &obj_;
     decl.size = s.size;
     decl.defined = defines;
+    decl.weak = defines && s.bind() == STB_WEAK;
     return;
   }
   if (decl.size && s.size && decl.size != s.size) {
@@ -428,6 +432,12 @@ void InputMerger::check_shared_declaration(const ElfSymbol &s) {
   }
   if (!defines)
     return;
+  // (A function-scope __shared__ variable of a template kernel, such as
+  // CUB's temp_storage, is a WEAK definition in every input that
+  // instantiates the kernel: the first stays, as for weak variables of
+  // other memory spaces; hec-tsne, hec-logic-rewrite.)
+  if (decl.defined && (decl.weak || s.bind() == STB_WEAK))
+    return;
   if (decl.defined) {
     ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
                                 s.name, obj_.name, decl.first->name));
@@ -435,6 +445,7 @@ void InputMerger::check_shared_declaration(const ElfSymbol &s) {
     return;
   }
   decl.defined = true;
+  decl.weak = s.bind() == STB_WEAK;
   decl.size = s.size;
 }
 

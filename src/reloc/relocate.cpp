@@ -58,6 +58,11 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
     return desc.handler == RelocHandler::Either || desc.handler == RelocHandler::Linker
                ? Action::Apply
                : Action::Keep;
+  // (-r: a WEAK variable of .nv_debug.shared, a template kernel's
+  // function-scope __shared__ array, may be another input's copy in the
+  // final link: its references stay; weak_shared_template.)
+  if (sec->kind == SectionKind::DebugShared && r.sym->bind == STB_WEAK)
+    return Action::Keep;
   bool link_time_window = sec->kind == SectionKind::Shared || sec->kind == SectionKind::Constant ||
                           sec->kind == SectionKind::DebugShared; // (-r only: nothing laid out)
   if (link_time_window &&
