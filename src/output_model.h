@@ -52,6 +52,8 @@ OutputSymbol *create_local(Context &ctx, std::string_view name);
 // A name for .strtab, among the local symbols' names (the late ones once
 // the globals are fixed).
 void add_strtab_name(Context &ctx, std::string_view name);
+// Appends to nvlink's local symbol array (late_locals once it is closed).
+void add_local_symbol(Context &ctx, OutputSymbol *sym);
 // Takes a created symbol back: no entry in the symbol tables, and a local's
 // name (added by create_local) leaves .strtab too.
 void forget_symbol(Context &ctx, OutputSymbol *sym);

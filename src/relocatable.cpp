@@ -37,17 +37,6 @@ void refuse_unsupported_relocatable_inputs(Context &ctx) {
       if (s.is_shared_variable() && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && !s.size)
         refuse(*in, fmt::format("the dynamic shared array reference '{}' of a relocatable link's output",
                                 s.name));
-  // A WEAK variable of .nv_debug.shared (a template kernel's function-scope
-  // __shared__ array) defined by several inputs: nvlink keeps the first and
-  // shrinks the later inputs' .nv_debug.shared by the copies it drops (one
-  // observation, weak_shared_template: 0xa0 -> 0x20), not modelled.
-  std::set<std::string_view> defined;
-  for (const InputObject *in : ctx.inputs)
-    for (const ElfSymbol &s : in->symbols)
-      if (s.is_shared_variable() && s.shndx != SHN_UNDEF && s.bind() != STB_LOCAL &&
-          s.shndx < in->elf.sections.size() && in->elf.sections[s.shndx].name == ".nv_debug.shared" &&
-          !defined.insert(s.name).second && s.bind() == STB_WEAK)
-        refuse(*in, fmt::format("the __shared__ variable '{}', WEAK in several inputs,", s.name));
 }
 
 void write_unified_entries(Context &ctx, OutputSection &sec) {

@@ -197,6 +197,9 @@ private:
   // An uninitialised-data section whose every variable lost to an earlier
   // weak definition adds nothing to the output.
   bool holds_only_dropped_variables(u32 i) const;
+  // -r, .nv_debug.shared: this input's WEAK variables of section i that an
+  // earlier input defined first (their copies take no space).
+  u64 dropped_debug_shared_bytes(u32 i, bool *all) const;
 
   bool names_discarded_function(std::string_view fn) const;
 
@@ -275,9 +278,11 @@ private:
   // shared symbol that is not a sized `extern`). `named`: false for an
   // STV_INTERNAL one (a -r output's `externsharedinstance`), which -g lays
   // out as an array (one address) but gives no symbol
-  // (relocatable_two_stage_dynamic, _shared with -g).
+  // (relocatable_two_stage_dynamic, _shared with -g). `weak_definition`:
+  // created by a WEAK definition (a template kernel's function-scope
+  // __shared__ array), whose -g symbol is WEAK and in the local array.
   OutputSymbol *extern_shared_symbol(std::string_view name, bool creates_section = true,
-                                     bool sized = false, bool named = true);
+                                     bool sized = false, bool named = true, bool weak_definition = false);
 
   // Local variables. Shared variables, a kernel's parameter-bank symbol and
   // nameless locals stay internal (they never reach the output); the others

@@ -386,7 +386,8 @@ void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
   // A sized `extern` seen after the dynamic one leaves it dynamic (an
   // ordinary dynamic array: the window after the static data).
   OutputSymbol *sym = extern_shared_symbol(s.name, s.shndx != SHN_UNDEF || !s.size, s.size != 0,
-                                           (s.other & 3) != 1 /* STV_INTERNAL */);
+                                           (s.other & 3) != 1 /* STV_INTERNAL */,
+                                           s.shndx != SHN_UNDEF && s.bind() == STB_WEAK);
   auto prior = ctx_.out.shared_declarations.find(s.name);
   const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
                              !prior->second.size && !prior->second.defined;
@@ -450,7 +451,7 @@ void InputMerger::check_shared_declaration(const ElfSymbol &s) {
 }
 
 OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool creates_section, bool sized,
-                                               bool named) {
+                                               bool named, bool weak_definition) {
   if (creates_section && !find_section(ctx_, ".nv_debug.shared")) {
     OutputSection *sec =
         create_section(ctx_, ".nv_debug.shared", SHT_CUDA_SHARED, SHF_WRITE | SHF_ALLOC, 16);
@@ -473,8 +474,16 @@ OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool crea
     sym->name = ctx_.arena.save(name);
     sym->bind = STB_GLOBAL;
     sym->create_seq = ctx_.out.next_seq++;
-    if (named) // (an STV_INTERNAL one has one address but no symbol)
+    if (named && weak_definition) {
+      // (As other weak definitions: WEAK, in the local array, its name in
+      // .strtab from here; weak_shared_template with -g.)
+      sym->bind = STB_WEAK;
+      sym->in_local_array = true;
+      add_local_symbol(ctx_, sym);
+      add_strtab_name(ctx_, sym->name);
+    } else if (named) { // (an STV_INTERNAL one has one address but no symbol)
       ctx_.out.globals.push_back(sym);
+    }
     sym->type = STT_OBJECT;
     sym->section = find_section(ctx_, ".nv_debug.shared");
     sym->debug_shared_symbol = true;
