@@ -108,7 +108,14 @@ std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels_
   for (OutputSection *shared : ctx.out.sections) {
     if (shared->kind != SectionKind::Shared)
       continue;
-    if (const OutputSymbol *kernel = find_global(ctx, shared->name.substr(11)))
+    const OutputSymbol *kernel = find_global(ctx, shared->name.substr(11));
+    // (A `static __global__` kernel is a local function: found through its
+    // code section; HeCBench clock's timedReduction with a dynamic array.)
+    if (!kernel)
+      if (const OutputSection *text = find_section(ctx, ".text." + std::string(shared->name.substr(11))))
+        if (text->func && text->func->bind == STB_LOCAL && text->func->is_entry())
+          kernel = text->func;
+    if (kernel)
       kernels.emplace_back(shared, reached_from(kernel, callees));
   }
   return kernels;
