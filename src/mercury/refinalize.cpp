@@ -413,16 +413,24 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
   return res;
 }
 
-std::optional<std::vector<Insn>> decode(std::span<const u8> code, bool sp_scoreboard) {
-  if (code.size() % 16 || code.size() < 32 || code.size() / 16 > kMaxInstructions)
+std::optional<std::vector<Insn>> decode(std::span<const u8> code, bool sp_scoreboard,
+                                        const char **why = nullptr) {
+  auto fail = [&](const char *reason) -> std::optional<std::vector<Insn>> {
+    if (why)
+      *why = reason;
     return std::nullopt;
+  };
+  if (code.size() % 16 || code.size() < 32 || code.size() / 16 > kMaxInstructions)
+    return fail("size");
   std::vector<sass::Instruction> words = sass::decode(code);
   std::vector<Insn> I(words.begin(), words.end());
-  if (I[0].lo != kStackPointerLoad || (sp_scoreboard && I[0].wr() == 7))
-    return std::nullopt;
+  if (I[0].lo != kStackPointerLoad)
+    return fail("no stack-pointer load first");
+  if (sp_scoreboard && I[0].wr() == 7)
+    return fail("the stack-pointer load has no scoreboard (nothing to re-allocate)");
   for (const Insn &f : I)
     if (is_call(f))
-      return std::nullopt;
+      return fail("a call");
   return I;
 }
 
@@ -437,10 +445,13 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
   // makes a difference; with them, kernels whose load has none are
   // re-finalized as well (clusters' k_cluster8).
   bool same = original.data() == code.data();
-  auto orig = decode(original, same);
-  auto dec = decode(code, same);
-  if (!orig || !dec)
+  const char *decode_why = "";
+  auto orig = decode(original, same, &decode_why);
+  auto dec = decode(code, same, &decode_why);
+  if (!orig || !dec) {
+    log::debug("refinalize: not re-allocated: {}", decode_why);
     return false;
+  }
   const std::vector<Insn> &I = *dec;
   // The model must reproduce ptxas's own allocation (with the stack-pointer
   // load) bit for bit, and the re-allocation must not depend on how a

@@ -59,6 +59,7 @@ struct FenceStrip {
   size_t end = 0;            // input instructions before the trailing NOPs
   size_t pairs = 0;          // CTA+GPU/SYS MEMBAR pairs (one CTA MEMBAR removed each)
   size_t exit_membars = 0;   // -G: MEMBARs before an exit, removed (semantics-findings §21)
+  const char *why = "";      // Outside: what is outside the measured form
 };
 FenceStrip strip_fence_padding(std::span<const u8> code);
 

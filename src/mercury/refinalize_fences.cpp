@@ -378,7 +378,8 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
   std::vector<bool> &removed = out.removed;
   removed.assign(n, false);
   size_t pairs = 0;
-  bool any = false, outside = false;
+  bool any = false;
+  const char *outside = nullptr; // what is outside the measured form
   // -G: ptxas ends each exit path with MEMBAR (hi 0x5000), 0x9ab, 0x5ab,
   // EXIT; nvlink drops that MEMBAR in kernels without calls (§21).
   bool calls = false;
@@ -396,17 +397,25 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
     }
   for (size_t i = 0; i < n; i++) {
     if (is_pad(I[i])) {
-      any = true;
       // Four paddings before a MEMBAR, never alone (measured: 888 of 888).
       size_t k = i;
       while (k < n && is_pad(I[k]))
         k++;
-      if (k - i != 4 || k >= n || !is_membar(I[k]))
-        outside = true;
+      // Padding before anything else (ptxas aligns LDGSTS groups with it)
+      // is no fence's: nvlink keeps it and re-finalizes the kernel as one
+      // without fences (496 kernels of the HeCBench corpus at sm_100/120,
+      // flashinfer's SingleDecodeWithKVCacheKernel among them).
+      if (k >= n || !is_membar(I[k])) {
+        i = k - 1;
+        continue;
+      }
+      any = true;
+      if (k - i != 4)
+        outside = "padding of other than four before a MEMBAR";
       // A `.release.cta` fence (the CTA MEMBAR alone): its capsule record
       // changes differently; not modelled.
-      if (k < n && !(is_cta_membar(I[k]) && k + 1 < n && is_wide_membar(I[k + 1])))
-        outside = true;
+      if (!outside && k < n && !(is_cta_membar(I[k]) && k + 1 < n && is_wide_membar(I[k + 1])))
+        outside = "padding before other than a CTA and a GPU/SYS MEMBAR";
       for (size_t j = i; j < k; j++)
         removed[j] = true;
       i = k - 1;
@@ -415,7 +424,7 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
     if (is_cta_membar(I[i]) && i + 1 < n && is_wide_membar(I[i + 1])) {
       any = true;
       if (I[i + 1].lo != I[i].lo) // same predicate and operands
-        outside = true;
+        outside = "a MEMBAR pair of different predicates or operands";
       removed[i] = true;
       pairs++;
     }
@@ -423,11 +432,15 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
   if (!any)
     return out;
   out.status = FenceStrip::Outside;
-  if (outside)
+  auto outside_form = [&](const char *why) {
+    out.why = why;
     return out;
+  };
+  if (outside)
+    return outside_form(outside);
   for (size_t i = 0; i < n; i++)
     if (removed[i] && I[i].controls() != ((7u | 7u << 3) | 0))
-      return out; // a removed instruction with a scoreboard or wait
+      return outside_form("a removed instruction with a scoreboard or wait");
 
   // New positions.
   std::vector<size_t> &pos = out.pos;
@@ -446,7 +459,7 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
     end--;
   if (end == 0 || end == n || I[end - 1].op() != sass::op::kBra || bra_offset(I[end - 1].lo) != -4 ||
       padded_count(end) != n || removed[end - 1])
-    return out;
+    return outside_form("no closing BRA and padding");
 
   // Branches.
   std::vector<Ins> R;
@@ -465,7 +478,7 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
         return pos[t];
       });
       if (!g)
-        return out;
+        return outside_form("a branch to a removed instruction");
       f = *g;
     } else if (f.op() == 0x948) {
       // Its bits 16-23 read as a BRA offset point at a BSYNC; no removal
@@ -473,10 +486,10 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
       int64_t t = int64_t(i) + 1 + bra_offset(f.lo) / 4;
       for (int64_t j = std::min<int64_t>(int64_t(i), t); j <= std::max<int64_t>(int64_t(i), t); j++)
         if (j >= 0 && j < int64_t(n) && removed[size_t(j)])
-          return out;
+          return outside_form("a removal inside a BSSY range");
     } else if ((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x946 &&
                f.op() != sass::op::kExit) {
-      return out; // other control transfers: not measured
+      return outside_form("another control transfer (not measured)");
     }
     R.push_back(f);
   }
@@ -906,7 +919,7 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
   if (st.status == FenceStrip::NoFences)
     return FenceRewrite::NoFences;
   if (st.status != FenceStrip::Stripped)
-    return kept(text, "padding outside the measured form");
+    return kept(text, fmt::format("padding outside the measured form: {}", st.why));
   std::vector<u8> code = std::move(st.code);
   const std::vector<size_t> no_insertions;
   const OffsetMap map{st.pos, st.removed, no_insertions, text.data.size() / 16, st.end, text.data.size(),

@@ -437,3 +437,26 @@ TEST(DebugExitCode, OutsideSaysWhy) {
   EXPECT_EQ(dx.status, DebugExitCode::Outside);
   EXPECT_STREQ(dx.why, "no closing BRA and padding");
 }
+
+// Padding that is no fence's: ptxas's `@!PT LDS RZ, [RZ]` before an LDGSTS
+// group (flashinfer's SingleDecodeWithKVCacheKernel at sm_100, HeCBench):
+// nvlink keeps it and re-finalizes the kernel as one without fences.
+TEST(RefinalizeFences, PaddingBeforeLdgstsIsNoFence) {
+  Words w = {
+      {0x0000000000047947ull, 0x000fea0003800000ull}, // BRA
+      {0x00000000fffff984ull, 0x000fe20000000800ull}, // padding x3
+      {0x00000000fffff984ull, 0x000fe20000000800ull},
+      {0x00000000fffff984ull, 0x000fe20000000800ull},
+      {0x0000000000007faeull, 0x0003e8000b981a10ull}, // LDGSTS x2
+      {0x0000000000007faeull, 0x0003e4000b981a10ull},
+      {0x000000000000794dull, 0x000fea0003800000ull}, // EXIT
+      {0xfffffffc00fc7947ull, 0x000fc0000383ffffull}, // BRA -4
+  };
+  EXPECT_EQ(strip_fence_padding(bytes_of(w)).status, FenceStrip::NoFences);
+  // Three before a MEMBAR pair are a fence's padding of another form.
+  w[4] = {0x0000000000007992ull, 0x000fe20000008000ull};
+  w[5] = {0x0000000000007992ull, 0x000fe20000002000ull};
+  FenceStrip st = strip_fence_padding(bytes_of(w));
+  EXPECT_EQ(st.status, FenceStrip::Outside);
+  EXPECT_STREQ(st.why, "padding of other than four before a MEMBAR");
+}
