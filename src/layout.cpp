@@ -10,6 +10,7 @@
 #include "debug_link.h"
 #include "merge.h"
 #include "output_model.h"
+#include "relocatable.h"
 
 #include <algorithm>
 #include <map>
@@ -113,7 +114,7 @@ std::vector<std::pair<OutputSection *, std::set<const OutputSymbol *>>> kernels_
     // code section; HeCBench clock's timedReduction with a dynamic array.
     // Not with -r -g, where nvlink gives it no section for the array:
     // static_kernel_dynamic_shared, measured at sm_75, sm_90 and sm_100.)
-    if (!kernel && !(ctx.opts.relocatable && writes_debug_info(ctx)))
+    if (!kernel && !(relocatable_output(ctx) && writes_debug_info(ctx)))
       if (const OutputSection *text = find_section(ctx, ".text." + std::string(shared->name.substr(11))))
         if (text->func && text->func->bind == STB_LOCAL && text->func->is_entry())
           kernel = text->func;

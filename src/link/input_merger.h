@@ -199,7 +199,8 @@ private:
   bool holds_only_dropped_variables(u32 i) const;
   // -r, .nv_debug.shared: this input's WEAK variables of section i that an
   // earlier input defined first (their copies take no space).
-  u64 dropped_debug_shared_bytes(u32 i, bool *all) const;
+  // `all`: set when every variable of the section is such a copy.
+  u64 dropped_debug_shared_bytes(u32 i, bool *all = nullptr) const;
 
   bool names_discarded_function(std::string_view fn) const;
 
@@ -266,8 +267,9 @@ private:
   // (an unsized `extern` records none; a definition records its own) is
   // "Size doesn't match", a second definition is "Multiple definition"
   // (same size or not), both naming the input that first mentioned the
-  // variable.
-  void check_shared_declaration(const ElfSymbol &s);
+  // variable. A WEAK definition after another, or any after a WEAK one, is
+  // a later copy: true, and the first definition stays.
+  bool check_shared_declaration(const ElfSymbol &s);
   // A GLOBAL `__shared__` variable or `extern __shared__` declaration, i
   // its index in the input's symbol table.
   void merge_shared_variable(u32 i, const ElfSymbol &s);

@@ -124,8 +124,7 @@ void InputMerger::append_data(OutputSection *out, u32 i) {
       out->data.insert(out->data.end(), in.data.begin(), in.data.end());
     out->size = out->data.size();
   } else {
-    bool all = false;
-    out->size = offset + in.size - (debug_shared_sum ? dropped_debug_shared_bytes(i, &all) : 0);
+    out->size = offset + in.size - (debug_shared_sum ? dropped_debug_shared_bytes(i) : 0);
   }
   if (ctx_.out.constant_bank.enabled && in.name == ".nv.constant3" && out->has_file_data())
     note_constant_chunk(out, in, offset, align);
@@ -176,7 +175,8 @@ u64 InputMerger::dropped_debug_shared_bytes(u32 i, bool *all) const {
       others++;
     }
   }
-  *all = dropped > 0 && others == 0;
+  if (all)
+    *all = dropped > 0 && others == 0;
   return std::min(bytes, in_section(i).size);
 }
 

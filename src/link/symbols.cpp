@@ -391,12 +391,9 @@ void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
   auto prior = ctx_.out.shared_declarations.find(s.name);
   const bool dynamic_first = prior != ctx_.out.shared_declarations.end() &&
                              !prior->second.size && !prior->second.defined;
-  // A later copy of a weak definition: the first one stays.
-  const bool later_weak_copy = s.shndx != SHN_UNDEF && prior != ctx_.out.shared_declarations.end() &&
-                               prior->second.defined && (prior->second.weak || s.bind() == STB_WEAK);
   if (!sym->def_order) // where first seen, until defined
     sym->def_order = (u64(obj_.index) << 32) | i;
-  check_shared_declaration(s);
+  const bool later_weak_copy = check_shared_declaration(s); // (the first definition stays)
   if (s.shndx != SHN_UNDEF && dynamic_first) {
     if (debug_shared_symbols(ctx_)) // (-g: its symbol has the defined size)
       sym->size = std::max(sym->size, s.size);
@@ -415,7 +412,7 @@ void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
   sym_map_[i] = sym;
 }
 
-void InputMerger::check_shared_declaration(const ElfSymbol &s) {
+bool InputMerger::check_shared_declaration(const ElfSymbol &s) {
   auto [it, fresh] = ctx_.out.shared_declarations.try_emplace(std::string(s.name));
   OutputModel::SharedDeclaration &decl = it->second;
   bool defines = s.shndx != SHN_UNDEF;
@@ -424,7 +421,7 @@ void InputMerger::check_shared_declaration(const ElfSymbol &s) {
     decl.size = s.size;
     decl.defined = defines;
     decl.weak = defines && s.bind() == STB_WEAK;
-    return;
+    return false;
   }
   if (decl.size && s.size && decl.size != s.size) {
     ctx_.diag.error(fmt::format("Size doesn't match for '{}' in '{}', first specified in '{}'",
@@ -432,22 +429,23 @@ void InputMerger::check_shared_declaration(const ElfSymbol &s) {
     multiple_definition_ = true;
   }
   if (!defines)
-    return;
+    return false;
   // (A function-scope __shared__ variable of a template kernel, such as
   // CUB's temp_storage, is a WEAK definition in every input that
   // instantiates the kernel: the first stays, as for weak variables of
   // other memory spaces; hec-tsne, hec-logic-rewrite.)
   if (decl.defined && (decl.weak || s.bind() == STB_WEAK))
-    return;
+    return true;
   if (decl.defined) {
     ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'",
                                 s.name, obj_.name, decl.first->name));
     multiple_definition_ = true;
-    return;
+    return false;
   }
   decl.defined = true;
   decl.weak = s.bind() == STB_WEAK;
   decl.size = s.size;
+  return false;
 }
 
 OutputSymbol *InputMerger::extern_shared_symbol(std::string_view name, bool creates_section, bool sized,
