@@ -179,7 +179,6 @@ private:
 int run_relocatable_tail(Context &ctx, Passes &pass) {
   if (!checkpoint(ctx))
     return finish(ctx);
-  refuse_unsupported_relocatable_inputs(ctx);              // what dlink cannot write yet
   if (ctx.arch.is_mercury())
     pass("place_passed_over_bank_copies", place_passed_over_bank_copies); // sm_100+: weak copies' tables
   pass("finish_relocatable", finish_relocatable);          // undefined symbols, EXTERNS, prototypes

@@ -159,6 +159,10 @@ void layout_dynamic_shared(Context &ctx) {
   // function using it takes the largest start among them: probe dd.cu,
   // global_shared.)
   auto &offset = ctx.out.dynamic_shared_offset;
+  // (-r -g: only a kernel whose own code uses an array grows to its start;
+  // one reaching it through a device function keeps its size, as the final
+  // link lays it out again: shared_order's kd1 with -r -g.)
+  const bool direct_users_only = relocatable_output(ctx);
   for (bool changed = true; changed;) {
     changed = false;
     for (const auto &[array, fns] : users_of) {
@@ -179,7 +183,7 @@ void layout_dynamic_shared(Context &ctx) {
         }
     for (auto &[shared, reached] : kernels)
       for (const OutputSymbol *f : reached)
-        if (users.count(f) && shared->size < offset[f]) {
+        if (users.count(f) && shared->size < offset[f] && (!direct_users_only || f->is_entry())) {
           shared->size = offset[f];
           changed = true;
         }

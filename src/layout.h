@@ -16,7 +16,8 @@ void layout_memory(Context &ctx);
 
 // Where each dynamic `extern __shared__` array starts in the functions
 // using it (ctx.out.dynamic_shared_offset), the kernels' shared sections
-// grown to it (also -r -g: relocatable.h define_relocatable_dynamic_shared).
+// grown to it (also -r -g, where only the kernels using an array directly
+// grow: relocatable.h define_relocatable_dynamic_shared).
 void layout_dynamic_shared(Context &ctx);
 
 // Device functions' own constant banks copied into the kernels' banks (part

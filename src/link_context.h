@@ -180,6 +180,10 @@ struct OutputSymbol {
   // -r: a kernel's `externsharedinstance`, the undefined symbol its
   // references to dynamic shared arrays are kept against (relocatable.h).
   bool relocatable_dynamic_instance = false;
+  // -r of a -r output: the `externsharedinstance` its kernels refer to
+  // (undefined, WEAK, STV_INTERNAL, value the first stage's window), which
+  // this link defines in .nv_debug.shared (relocatable.h).
+  bool prelinked_window = false;
   // A `.common` variable (st_shndx SHN_COMMON): `common` while every
   // definition seen so far is common (the largest size wins);
   // `common_pending` until its space is allocated in .nv.global after the

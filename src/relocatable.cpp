@@ -21,24 +21,6 @@ bool is_dynamic_array(const OutputSymbol *s) {
   return s && s->extern_shared && !s->namespace_shared && !s->dynamic_then_defined && !s->size;
 }
 
-void refuse_unsupported_relocatable_inputs(Context &ctx) {
-  if (!relocatable_output(ctx))
-    return;
-  // (After the merge, so that its errors come first, as with nvlink.)
-  auto refuse = [&](const InputObject &in, std::string_view what) {
-    ctx.diag.fatal(fmt::format("-r (relocatable link) of '{}': {} is not supported by dlink yet",
-                               in.name, what));
-  };
-  // Dynamic shared arrays in a shape not measured: a relocatable link's
-  // output whose kernels already refer to them through
-  // `externsharedinstance` (nvlink merges those and adds its own).
-  for (const InputObject *in : ctx.inputs)
-    for (const ElfSymbol &s : in->symbols)
-      if (s.is_shared_variable() && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && !s.size)
-        refuse(*in, fmt::format("the dynamic shared array reference '{}' of a relocatable link's output",
-                                s.name));
-}
-
 void write_unified_entries(Context &ctx, OutputSection &sec) {
   for (const OutputModel::UnifiedEntry &e : ctx.out.unified_entries) {
     if (e.section != &sec || e.offset + kUnifiedEntrySize > sec.data.size())
@@ -192,13 +174,29 @@ constexpr u64 kDynamicWindowAlign = 16;
 
 // What nvlink -r makes of a shared section holding `content` bytes of
 // variables in `size` bytes when a dynamic array joins it: while the
-// section is at most 16 bytes, a 16-byte slot is put before the variables
+// variables take at most 16 bytes, a 16-byte slot is put before them
 // (measured, sm_75-sm_120, one to three variables of 1-16-byte alignment:
 // .nv_debug.shared 2 -> 0x11, 0xd -> 0x1d, 0x10 -> 0x18 or 0x20, 0x11 ->
-// 0x11; a kernel's section likewise, then aligned to 16).
-u64 size_with_dynamic_slot(u64 size, u64 content) {
-  return size <= kDynamicWindowAlign ? kDynamicWindowAlign + content : size;
+// 0x11; a kernel's section likewise, then aligned to 16). `window`: 16,
+// or the variables' alignment when larger (dynamic_window); a section that
+// already has a smaller one (a -r input's) gets the new one in its place
+// (0x20 + 0x20 -> 0x30 + 0x20: relocatable_second_stage_overaligned).
+u64 size_with_dynamic_slot(u64 size, u64 content, u64 window = kDynamicWindowAlign) {
+  return content <= window ? window + content : size;
 }
+
+// -r of a -r output whose kernels refer to `externsharedinstance`: the
+// first reference's value, which becomes the merge's WEAK variable of
+// .nv_debug.shared (its alignment, as any variable's there).
+std::optional<u64> prelinked_window_value(const Context &ctx) {
+  for (const InputObject *in : ctx.inputs)
+    for (const ElfSymbol &s : in->symbols)
+      if (s.is_shared_variable() && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && (s.other & 3) == 1 &&
+          !s.size)
+        return s.value;
+  return std::nullopt;
+}
+
 
 // The bytes of `vars` packed from 0, larger alignment first (their
 // st_value is the alignment).
@@ -225,17 +223,21 @@ OutputSection *kernel_shared_section(Context &ctx, OutputSymbol *kernel, bool *r
   if (shared->removed) { // (finish_relocatable dropped it empty: no input had it)
     shared->removed = false;
     shared->symbol->removed = true;
+  } else if (!shared->input_section_symbol) {
+    // (An input's section without a section symbol, as a -r output writes
+    // a padding-only one, stays without: relocatable_second_stage_dynamic.)
+    shared->symbol->removed = true;
   }
   return shared;
 }
 
 // The size of a kernel's section with its dynamic window; returns the
 // packed size of the kernel's own variables.
-u64 add_dynamic_window(OutputSection *shared) {
+u64 add_dynamic_window(OutputSection *shared, u64 window = kDynamicWindowAlign) {
   std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
   u64 packed = packed_size(own);
-  shared->align = std::max(shared->align, kDynamicWindowAlign);
-  shared->size = align_to(size_with_dynamic_slot(shared->size, packed), kDynamicWindowAlign);
+  shared->align = std::max(shared->align, window);
+  shared->size = align_to(size_with_dynamic_slot(shared->size, packed, window), kDynamicWindowAlign);
   return packed;
 }
 
@@ -253,7 +255,7 @@ std::vector<OutputSymbol *> kernels_using_dynamic_arrays(const Context &ctx) {
 }
 
 // The largest alignment among the variables of .nv_debug.shared, the
-// dynamic arrays aside.
+// dynamic arrays (and a -r input's window) aside.
 u64 largest_variable_alignment(const Context &ctx, const OutputSection *debug) {
   u64 max_align = 0;
   for (const std::vector<OutputSymbol *> *list : {&ctx.out.locals, &ctx.out.globals})
@@ -263,6 +265,24 @@ u64 largest_variable_alignment(const Context &ctx, const OutputSection *debug) {
   return max_align;
 }
 
+// The same with a -r input's window, a variable of its value there.
+u64 variables_alignment(const Context &ctx, const OutputSection *debug) {
+  return std::max(largest_variable_alignment(ctx, debug), prelinked_window_value(ctx).value_or(0));
+}
+
+// The dynamic window: 16 bytes, or the variables' alignment where larger,
+// as the threshold and the slot of size_with_dynamic_slot and as the
+// sections' alignment; the users' sizes stay aligned to 16 (measured,
+// sm_90: a -r input's window, one to three kernels of 0-0x74 bytes with
+// first values 0-0x80: .nv_debug.shared 0x10 -> the value, a kernel of
+// 0x20 with 0x14 bytes -> 0x40 beside 0x20 and 0x50 beside 0x30, one of
+// 0x30 beside 0x20 unchanged; relocatable_second_stage_dynamic; a
+// namespace-scope variable aligned to 0x20: a kernel of 0x14 bytes not
+// using the array -> 0x34, dynamic_shared_overaligned).
+u64 dynamic_window(const Context &ctx, const OutputSection *debug) {
+  return std::max(variables_alignment(ctx, debug), kDynamicWindowAlign);
+}
+
 // A namespace-scope variable aligned to the window's 16: every kernel gets
 // a section with the window, one using no shared memory too (as in an
 // executable link; dynamic_shared_every_kernel with -r and -r -g); a kernel
@@ -270,10 +290,15 @@ u64 largest_variable_alignment(const Context &ctx, const OutputSection *debug) {
 // (shared_order's kl, 0x25). Aligned past it: no section of a kernel using
 // the arrays (`users`) without variables of its own is written
 // (dynamic_shared_overaligned; the executable link keeps them only where
-// the reserved window is content).
+// the reserved window is content), and the other kernels' sections get the
+// window (no section is made). A -r input's window counts as such a
+// variable of its value (relocatable_second_stage_dynamic). -g:
+// `startless`, the users' sections the array's start left empty; the
+// others stay (relocatable_second_stage_dynamic_g).
 void windows_beside_aligned_variables(Context &ctx, const OutputSection *debug,
-                                      const std::set<const OutputSymbol *> &users) {
-  u64 max_align = largest_variable_alignment(ctx, debug);
+                                      const std::set<const OutputSymbol *> &users,
+                                      const std::set<const OutputSection *> *startless = nullptr) {
+  const u64 max_align = variables_alignment(ctx, debug);
   if (max_align == kDynamicWindowAlign)
     for (OutputSymbol *kernel : ctx.out.globals)
       if (kernel->is_entry() && kernel->defined() && !kernel->removed && !users.count(kernel)) {
@@ -283,9 +308,18 @@ void windows_beside_aligned_variables(Context &ctx, const OutputSection *debug,
         shared->align = std::max(shared->align, kDynamicWindowAlign);
       }
   if (max_align > kDynamicWindowAlign)
+    for (OutputSymbol *kernel : ctx.out.globals)
+      if (kernel->is_entry() && kernel->defined() && !kernel->removed && !users.count(kernel))
+        if (OutputSection *shared = find_section(ctx, fmt::format(".nv.shared.{}", kernel->name));
+            shared && !shared->removed) {
+          std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
+          shared->size = size_with_dynamic_slot(shared->size, packed_size(own), max_align);
+          shared->align = std::max(shared->align, max_align);
+        }
+  if (max_align > kDynamicWindowAlign)
     for (const OutputSymbol *kernel : users)
       if (OutputSection *shared = find_section(ctx, fmt::format(".nv.shared.{}", kernel->name));
-          shared && shared->shared_vars.empty())
+          shared && shared->shared_vars.empty() && (!startless || startless->count(shared)))
         shared->removed = true;
 }
 
@@ -310,23 +344,30 @@ void define_relocatable_dynamic_shared(Context &ctx) {
     for (const OutputSymbol *s : *list)
       if (s->section == debug && !s->is_section_symbol && !s->removed)
         content += s->size;
-  debug->align = std::max(debug->align, kDynamicWindowAlign);
-  // Its section symbol stays where an input brought the section (the
-  // array's declaration made it first; measured: relocatable_dynamic_shared).
-  if (std::any_of(ctx.inputs.begin(), ctx.inputs.end(),
-                  [](const InputObject *in) { return in->elf.section_named(".nv_debug.shared"); }))
+  const u64 window = dynamic_window(ctx, debug);
+  debug->align = std::max(debug->align, window);
+  // Its section symbol stays where an input brought the section with its
+  // symbol (the array's declaration made it first; measured:
+  // relocatable_dynamic_shared; not a -r output's section, which has none:
+  // relocatable_second_stage_dynamic).
+  if (std::any_of(ctx.inputs.begin(), ctx.inputs.end(), [](const InputObject *in) {
+        std::optional<u32> index = in->elf.find_section(".nv_debug.shared");
+        return index && std::any_of(in->symbols.begin(), in->symbols.end(), [&](const ElfSymbol &s) {
+                 return s.type() == STT_SECTION && s.shndx == *index;
+               });
+      }))
     debug->symbol->removed = false;
-  // (Past 16 bytes: the variables' bytes, without the padding between the
-  // inputs' parts: shared_order, 0x743 for parts of 0x163, 0x540 and 0xa0.)
-  // (An array defined after its dynamic declaration counts with its
-  // declared size: shared_dynamic_then_defined, 0x40.)
-  u64 defined_later = 0;
+  // (Past the window: the merged bytes, the inputs' parts unaligned:
+  // shared_order, 0x743 for parts of 0x163, 0x540 and 0xa0; a part of
+  // ptxas's 0x20-byte slot and a variable aligned to 0x20, 0x40:
+  // dynamic_shared_overaligned_part. An array defined after its dynamic
+  // declaration counts with its defined size: shared_dynamic_then_defined,
+  // 0x40.)
   for (const OutputSymbol *sym : arrays)
     if (sym->dynamic_then_defined && sym->section != debug)
       if (auto decl = ctx.out.shared_declarations.find(sym->name); decl != ctx.out.shared_declarations.end())
-        defined_later += decl->second.size;
-  debug->size = debug->size <= kDynamicWindowAlign ? size_with_dynamic_slot(debug->size, content)
-                                                   : content + defined_later;
+        content += decl->second.size;
+  debug->size = size_with_dynamic_slot(debug->size, content, window);
   // -g: the arrays are laid out as an executable link lays them out (one
   // start per array, the kernels' sections grown to it), the references
   // applied, no instances (glink_dynamic_arrays, _program_wide, glink_shared
@@ -342,40 +383,42 @@ void define_relocatable_dynamic_shared(Context &ctx) {
       users.insert(kernel);
       bool restored = false;
       OutputSection *shared = kernel_shared_section(ctx, kernel, &restored);
-      windows.emplace_back(shared, restored);
+      windows.emplace_back(shared, restored || shared->symbol->removed);
+      // (The array starts past the kernel's data, aligned to 16, not past a
+      // window its section already has: a -r input's (its reference's
+      // value; glink_two_stage_dynamic with -r) or ptxas's beside a
+      // variable aligned past 16 (dynamic_shared_overaligned_part).)
+      std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
+      shared->size = align_to(packed_size(own), kDynamicWindowAlign);
     }
-    std::vector<std::pair<OutputSection *, u64>> sizes;
-    for (OutputSection *sec : ctx.out.sections)
-      if (sec->kind == SectionKind::Shared)
-        sizes.emplace_back(sec, sec->size);
     layout_dynamic_shared(ctx);
-    // (Beside a variable aligned to 16 or more nvlink does not grow a
-    // kernel's section to an array's start: shared_order with -r -g, kd1;
-    // not measured further.)
-    if (largest_variable_alignment(ctx, debug) >= kDynamicWindowAlign)
-      for (auto &[sec, size] : sizes)
-        if (sec->size != size)
-          ctx.diag.fatal(fmt::format(
-              "-r -g (relocatable debug link) where a dynamic shared array's start grows '{}', "
-              "beside a shared variable aligned to {} or more, is not supported by dlink yet",
-              sec->name, kDynamicWindowAlign));
     place_debug_shared_symbols(ctx);
+    // (The window's slot then follows the array's start, not the
+    // variables: a kernel without variables grown to 0x10 by a function it
+    // shares is 0x20; relocatable_debug_window_start.)
+    std::set<const OutputSection *> startless;
     for (auto &[shared, restored] : windows) {
+      if (shared->size == 0)
+        startless.insert(shared);
       if (restored && shared->size > 0)
         shared->symbol->removed = false;
-      add_dynamic_window(shared);
+      shared->align = std::max(shared->align, window);
+      shared->size = align_to(size_with_dynamic_slot(shared->size, shared->size, window), kDynamicWindowAlign);
     }
     for (OutputSymbol *sym : arrays) {
       sym->section = debug;
       sym->type = STT_CUDA_VARIABLE;
-      sym->other = STO_CUDA_SHARED;
+      if (!sym->prelinked_window) // (STV_INTERNAL, as the merge made it)
+        sym->other = STO_CUDA_SHARED;
     }
-    windows_beside_aligned_variables(ctx, debug, users);
+    windows_beside_aligned_variables(ctx, debug, users, &startless);
     return;
   }
   // Each array: a GLOBAL variable of .nv_debug.shared, value and size 0,
   // among the globals where the merge first saw it.
   for (OutputSymbol *sym : arrays) {
+    if (sym->prelinked_window)
+      continue; // (defined by the merge)
     sym->section = debug;
     sym->bind = STB_GLOBAL;
     sym->type = STT_CUDA_VARIABLE;
@@ -403,7 +446,7 @@ void define_relocatable_dynamic_shared(Context &ctx) {
       if (!is_dynamic_array(r.sym))
         continue;
       if (!instance) {
-        u64 packed = add_dynamic_window(kernel_shared_section(ctx, kernel));
+        u64 packed = add_dynamic_window(kernel_shared_section(ctx, kernel), window);
         instance = ctx.arena.make<OutputSymbol>();
         instance->name = "externsharedinstance";
         instance->bind = STB_WEAK;

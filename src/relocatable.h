@@ -12,11 +12,6 @@ namespace dlink {
 // Whether this link writes a relocatable cubin.
 inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable; }
 
-// Inputs whose relocatable form dlink does not write yet (fatal): a
-// relocatable link's output whose kernels already refer to dynamic shared
-// arrays (`externsharedinstance`). Runs after the merge.
-void refuse_unsupported_relocatable_inputs(Context &ctx);
-
 // A unified function's or variable's entry in .nv.uft.entry/.nv.udt.entry
 // (`.attribute(.unified(a, b))`): the symbol's index (u32), a kind (u32:
 // 1 in ptxas's objects, 7 in nvlink's -r output, kept by a second -r), the symbol's value (u64:
@@ -48,7 +43,11 @@ void finish_relocatable(Context &ctx);
 // .nv_debug.shared, and gives every kernel whose own code refers to one a
 // 16-aligned shared section and an undefined `externsharedinstance`
 // symbol against which those references are kept; a device function's
-// references are resolved with 0. After finish_relocatable.
+// references are resolved with 0. An input that is itself a -r output
+// brings its kernels' `externsharedinstance` references: the first becomes
+// a WEAK variable of .nv_debug.shared (-g: laid out as an array) whose
+// value, where past 16, is every window's slot (dynamic_window). After
+// finish_relocatable.
 void define_relocatable_dynamic_shared(Context &ctx);
 // A dynamic `extern __shared__` array (declared unsized, never defined by
 // an input).

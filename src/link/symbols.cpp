@@ -234,12 +234,24 @@ void InputMerger::merge_other_symbols() {
     // is an ordinary variable of .nv_debug.shared; nothing is laid out.)
     // (A name first seen as a dynamic array stays on the path below: its
     // errors name that input.)
+    // (A -r output's dynamic array is the declaration it stands for, -r
+    // too: relocatable_second_stage_dynamic.)
+    const bool prelinked_array =
+        s.is_shared_variable() && obj_.prelinked && dynamic_array_of_relocatable_output(s);
+    // (Named before by another input, even by a declaration, it is a
+    // multiple definition: measured, -r and executable links alike.)
+    if (prelinked_array)
+      if (auto prior = ctx_.out.shared_declarations.find(s.name);
+          prior != ctx_.out.shared_declarations.end() && prior->second.first != &obj_) {
+        ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'", s.name,
+                                    obj_.name, prior->second.first->name));
+        multiple_definition_ = true;
+        continue;
+      }
     if (s.is_shared_variable() &&
-        !(relocatable_output(ctx_) && (s.shndx != SHN_UNDEF || s.size) &&
-          !ctx_.out.extern_shared_by_name.count(s.name))) {
-      merge_shared_variable(i, !relocatable_output(ctx_) && obj_.prelinked && dynamic_array_of_relocatable_output(s)
-                                  ? as_declaration(s)
-                                  : s);
+        (prelinked_array || !(relocatable_output(ctx_) && (s.shndx != SHN_UNDEF || s.size) &&
+                              !ctx_.out.extern_shared_by_name.count(s.name)))) {
+      merge_shared_variable(i, prelinked_array ? as_declaration(s) : s);
       continue;
     }
     OutputSymbol *out = find_global(ctx_, s.name);
@@ -393,6 +405,24 @@ void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
                              !prior->second.size && !prior->second.defined;
   if (!sym->def_order) // where first seen, until defined
     sym->def_order = (u64(obj_.index) << 32) | i;
+  if (relocatable_output(ctx_) && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && (s.other & 3) == 1 &&
+      !s.size && !sym->prelinked_window && !sym->in_local_array) {
+    // A -r output's `externsharedinstance` (its kernels' dynamic windows):
+    // the first one becomes a WEAK STV_INTERNAL variable of .nv_debug.shared
+    // with its value (-g: its start), here in the local array (after this
+    // input's local variables); without -g the kernels get instances of
+    // their own (define_relocatable_dynamic_shared;
+    // relocatable_second_stage_dynamic, glink_two_stage_dynamic with -r).
+    sym->prelinked_window = true;
+    sym->section = find_section(ctx_, ".nv_debug.shared");
+    sym->bind = STB_WEAK;
+    sym->type = STT_CUDA_VARIABLE;
+    sym->other = s.other;
+    sym->value = s.value;
+    sym->in_local_array = true;
+    add_local_symbol(ctx_, sym);
+    add_strtab_name(ctx_, sym->name);
+  }
   const bool later_weak_copy = check_shared_declaration(s); // (the first definition stays)
   if (s.shndx != SHN_UNDEF && dynamic_first) {
     if (debug_shared_symbols(ctx_)) // (-g: its symbol has the defined size)

@@ -49,6 +49,10 @@ Action decide(const OutputReloc &r, const RelocDesc &desc) {
     return desc.handler == RelocHandler::Linker || desc.handler == RelocHandler::Either
                ? Action::Apply
                : Action::Keep;
+  // (-r -g: a -r input's `externsharedinstance`, laid out as an array,
+  // keeps its references; glink_two_stage_dynamic with -r.)
+  if (r.sym && r.sym->prelinked_window)
+    return Action::Keep;
   if (r.sym && (r.sym->extern_shared || r.sym->namespace_shared))
     return Action::Apply;
   const OutputSection *sec = r.sym ? r.sym->section : nullptr;
