@@ -44,6 +44,22 @@ void place_debug_shared_symbols(Context &ctx) {
     if (!sym->dynamic_then_defined) // (one an input defines: the defined size)
       sym->size = 0;
   }
+  // (--preserve-relocs -g: a -r input's `externsharedinstance` keeps its
+  // symbol where the reserved window shifts it (sm_90) or beside a
+  // namespace-scope variable; elsewhere nvlink drops it, and its references
+  // are not listed: glink_two_stage_dynamic and relocatable_two_stage_shared
+  // with --preserve-relocs -g at sm_75, sm_90, sm_100, sm_120.)
+  auto esi = ctx.out.extern_shared_by_name.find("externsharedinstance");
+  if (ctx.opts.preserve_relocs && !relocatable_output(ctx) && esi != ctx.out.extern_shared_by_name.end() &&
+      esi->second->in_local_array && debug_shared_variables_end(ctx) == 0 &&
+      (reserved_shared_bytes(ctx) == 0 || arch_format(ctx.arch).debug_shared_after_reserved_window)) {
+    OutputSymbol *sym = esi->second;
+    sym->in_local_array = false;
+    std::erase(ctx.out.locals, sym);
+    if (auto name = std::find(ctx.out.strtab_names.begin(), ctx.out.strtab_names.end(), sym->name);
+        name != ctx.out.strtab_names.end())
+      ctx.out.strtab_names.erase(name);
+  }
 }
 
 void place_preserved_dynamic_arrays(Context &ctx) {
@@ -77,20 +93,43 @@ void place_preserved_dynamic_arrays(Context &ctx) {
   for (const auto &[sym, anchor] : ctx.out.preserved_dynamic_arrays) {
     if (!sym->extern_shared || sym->dynamic_then_defined)
       continue;
-    // (A -r output's kernel instances of dynamic arrays: nvlink makes them
-    // WEAK symbols among its locals, worth 0x3ff; relocatable_two_stage_shared,
-    // one observation.)
-    if (sym->name == "externsharedinstance")
-      ctx.diag.fatal("--preserve-relocs with an input from a relocatable link (-r) holding dynamic shared "
-                     "arrays (externsharedinstance) beside a program-wide shared variable is not "
-                     "supported by dlink yet");
+    // (A -r output's kernels' `externsharedinstance`: a WEAK symbol among
+    // the locals where the merge first saw it, worth all ones as the
+    // arrays; its references are not listed: relocatable_two_stage_shared
+    // with --preserve-relocs.)
+    if (sym->name == "externsharedinstance") {
+      sym->bind = STB_WEAK;
+      sym->type = STT_OBJECT;
+      sym->other = 1; // STV_INTERNAL
+      sym->section = window;
+      sym->debug_shared_symbol = true;
+      sym->value = ~u64{0}; // (.symtab adds debug_shared_symbol_bias)
+      sym->size = 0;
+      sym->in_local_array = true;
+      auto local_at = std::find_if(ctx.out.locals.begin(), ctx.out.locals.end(),
+                                   [&](const OutputSymbol *l) { return l->create_seq > sym->create_seq; });
+      // (Its name follows the one of the symbol before it.)
+      auto &names = ctx.out.strtab_names;
+      auto name_at = names.end();
+      if (local_at != ctx.out.locals.begin())
+        if (auto prev = std::find(names.rbegin(), names.rend(), (*(local_at - 1))->name); prev != names.rend())
+          name_at = prev.base();
+      names.insert(name_at, sym->name);
+      ctx.out.locals.insert(local_at, sym);
+      continue;
+    }
     if (!placed || anchor != last_anchor) {
       auto it = std::find(ctx.out.globals.begin(), ctx.out.globals.end(), anchor);
+      // (An anchor the link removed since (an unused variable): where it
+      // was, after the symbols created before it; relocatable_two_stage_shared
+      // with --preserve-relocs, s_scale.)
       if (anchor && it == ctx.out.globals.end())
-        ctx.diag.fatal(fmt::format("--preserve-relocs: the symbol of the dynamic shared array '{}' "
-                                   "follows a removed symbol; not supported by dlink yet",
-                                   sym->name));
-      at = anchor ? static_cast<size_t>(it - ctx.out.globals.begin()) + 1 : 0;
+        at = static_cast<size_t>(
+            std::find_if(ctx.out.globals.begin(), ctx.out.globals.end(),
+                         [&](const OutputSymbol *g) { return g->create_seq > anchor->create_seq; }) -
+            ctx.out.globals.begin());
+      else
+        at = anchor ? static_cast<size_t>(it - ctx.out.globals.begin()) + 1 : 0;
       last_anchor = anchor;
       placed = true;
     }

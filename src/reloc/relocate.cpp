@@ -128,6 +128,13 @@ bool listed_when_preserved(const Context &ctx, const OutputSection &target, cons
   // the rules of the others; glink_dynamic_arrays, glink_shared,
   // glink_dynamic_program_wide, glink_dynamic_then_defined,
   // preserve_relocs_dynamic_deleted with --preserve-relocs -g.)
+  // (A -r input's `externsharedinstance`: only with -g, where it has a
+  // symbol (sm_90) beside a namespace-scope variable in .nv_debug.shared;
+  // glink_two_stage_dynamic, relocatable_two_stage_shared with
+  // --preserve-relocs [-g] at sm_75, sm_90, sm_100, sm_120.)
+  if (r.sym && r.sym->extern_shared && !relocatable_output(ctx) && r.sym->name == "externsharedinstance" &&
+      !(writes_debug_info(ctx) && r.sym->in_local_array && debug_shared_variables_end(ctx) > 0))
+    return false;
   if (r.sym && r.sym->extern_shared && !writes_debug_info(ctx) && !relocatable_output(ctx) &&
       !(r.sym->debug_shared_symbol && lists_dynamic_array_reference(ctx, target)))
     return false;
