@@ -357,17 +357,16 @@ void define_relocatable_dynamic_shared(Context &ctx) {
                });
       }))
     debug->symbol->removed = false;
-  // (Past the window: the merged bytes, the inputs' parts unaligned:
-  // shared_order, 0x743 for parts of 0x163, 0x540 and 0xa0; a part of
-  // ptxas's 0x20-byte slot and a variable aligned to 0x20, 0x40:
-  // dynamic_shared_overaligned_part. An array defined after its dynamic
-  // declaration counts with its defined size: shared_dynamic_then_defined,
-  // 0x40.)
+  // (Past the window: the variables' bytes, without the padding between
+  // the inputs' parts or a window one of them has: shared_order, 0x743 for
+  // parts of 0x163, 0x540 and 0xa0; differential-ptx --mode r, seed 9, and
+  // --mode r3, seed 23. An array defined after its dynamic declaration
+  // counts with its defined size: shared_dynamic_then_defined, 0x40.)
   for (const OutputSymbol *sym : arrays)
     if (sym->dynamic_then_defined && sym->section != debug)
       if (auto decl = ctx.out.shared_declarations.find(sym->name); decl != ctx.out.shared_declarations.end())
         content += decl->second.size;
-  debug->size = size_with_dynamic_slot(debug->size, content, window);
+  debug->size = size_with_dynamic_slot(content, content, window);
   // -g: the arrays are laid out as an executable link lays them out (one
   // start per array, the kernels' sections grown to it), the references
   // applied, no instances (glink_dynamic_arrays, _program_wide, glink_shared
