@@ -201,7 +201,7 @@ private:
   // earlier input defined first (their copies take no space).
   // `all`: set when every variable of the section is such a copy.
   u64 dropped_debug_shared_bytes(u32 i, bool *all = nullptr) const;
-  // The bytes of the variables of section i (at most its size).
+  // The bytes of the variables of section i.
   u64 variable_bytes(u32 i) const;
 
   bool names_discarded_function(std::string_view fn) const;

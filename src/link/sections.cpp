@@ -108,11 +108,14 @@ void InputMerger::append_data(OutputSection *out, u32 i) {
   u64 align = std::max<u64>(in.addralign, 1);
   out->align = std::max(out->align, align);
   // (-r: .nv_debug.shared, whose variables' values are alignments, is the
-  // sum of its inputs' variables' sizes, unaligned, less the later copies
-  // of WEAK variables, without the padding an input has before a variable
-  // aligned past 16; measured with namespace-scope and template kernels'
-  // __shared__ arrays: 0x3 + 0x20 -> 0x23, weak_shared_template; a part of
-  // 0x50 holding 0x10 bytes at 0x40: differential-ptx --mode r3, seed 71.)
+  // sum of its inputs' sizes, unaligned, less the later copies of WEAK
+  // variables; after the first part, only an input's variables' bytes
+  // count, not the padding ptxas gives a section (its values are
+  // alignments); measured with namespace-scope and template
+  // kernels' __shared__ arrays: 0x3 + 0x20 -> 0x23, weak_shared_template; a
+  // variable aligned to 64: a first part of 0x80 (0x40 bytes at 0x40)
+  // stays 0x80, a later one of 0x50 (0x10 bytes at 0x40) adds 0x10:
+  // relocatable_second_stage_padded_part, relocatable_debug_shared_padding.)
   const bool debug_shared_sum = relocatable_output(ctx_) && out->kind == SectionKind::DebugShared;
   u64 offset = debug_shared_sum ? out->size : align_to(out->size, align);
   if (out->has_file_data()) {
@@ -126,7 +129,8 @@ void InputMerger::append_data(OutputSection *out, u32 i) {
       out->data.insert(out->data.end(), in.data.begin(), in.data.end());
     out->size = out->data.size();
   } else {
-    out->size = offset + (debug_shared_sum ? variable_bytes(i) - dropped_debug_shared_bytes(i) : in.size);
+    out->size = offset + (debug_shared_sum && offset ? std::min(variable_bytes(i), in.size) : in.size) -
+                (debug_shared_sum ? dropped_debug_shared_bytes(i) : 0);
   }
   if (ctx_.out.constant_bank.enabled && in.name == ".nv.constant3" && out->has_file_data())
     note_constant_chunk(out, in, offset, align);
@@ -187,7 +191,7 @@ u64 InputMerger::variable_bytes(u32 i) const {
   for (const ElfSymbol &s : obj_.symbols)
     if (s.shndx == i && s.type() != STT_SECTION)
       bytes += s.size;
-  return std::min(bytes, in_section(i).size);
+  return bytes;
 }
 
 bool InputMerger::holds_only_dropped_variables(u32 i) const {

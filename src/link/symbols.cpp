@@ -451,6 +451,10 @@ void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
     if (s.shndx != SHN_UNDEF && !later_weak_copy) {
       sym->value = s.value; // the alignment, until layout
       sym->def_order = (u64(obj_.index) << 32) | i;
+      // (-g: a sized `extern` seen first made the symbol before the section
+      // existed; differential-ptx --mode g, seed 77.)
+      if (sym->debug_shared_symbol && !sym->section)
+        sym->section = find_section(ctx_, ".nv_debug.shared");
     }
   }
   sym_map_[i] = sym;
