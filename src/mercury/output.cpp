@@ -200,12 +200,14 @@ size_t mercury_shared_offset(const ElfFile &file, size_t i) {
   // them; nvlink keeps that); with -G also .nv.merc.debug_abbrev,
   // .nv.merc.debug_loc, .nv.merc.debug_pubnames and .nv.merc.debug_pubtypes
   // (not .debug_info, even where its bytes are equal), and
-  // .nv.merc.nv_debug_info_reg_type, .nv.merc.debug_line and
-  // .nv.merc.nv_debug_line_sass where their bytes equal the SASS
-  // section's (the line tables: an input without device code, -lineinfo
-  // or -G; ptxas and nvlink alike, testdata/src/empty_lineinfo).
+  // .nv.merc.nv_debug_info_reg_type, .nv.merc.debug_line,
+  // .nv.merc.nv_debug_line_sass and .nv.merc.nv_debug_info_reg_sass where
+  // their bytes equal the SASS section's (the line tables: an input without
+  // device code, -lineinfo or -G; ptxas and nvlink alike,
+  // testdata/src/empty_lineinfo; reg_sass: -r -g of a -G module whose only
+  // function is a weak one, differential-ptx --mode rg, seed 16 at sm_100).
   bool reg_type = m.name == ".nv.merc.nv_debug_info_reg_type" || m.name == ".nv.merc.debug_line" ||
-                  m.name == ".nv.merc.nv_debug_line_sass";
+                  m.name == ".nv.merc.nv_debug_line_sass" || m.name == ".nv.merc.nv_debug_info_reg_sass";
   if (m.name.starts_with(".nv.merc.nv_debug_ptx_txt.") || m.name == ".nv.merc.debug_str" ||
       m.name == ".nv.merc.debug_abbrev" || m.name == ".nv.merc.debug_loc" ||
       m.name == ".nv.merc.debug_pubnames" || m.name == ".nv.merc.debug_pubtypes" || reg_type) {
