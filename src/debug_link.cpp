@@ -97,14 +97,19 @@ void place_preserved_dynamic_arrays(Context &ctx) {
     // the locals where the merge first saw it, worth all ones as the
     // arrays; its references are not listed: relocatable_two_stage_shared
     // with --preserve-relocs.)
-    if (sym->name == "externsharedinstance") {
-      sym->bind = STB_WEAK;
+    // (Each is an OBJECT STV_INTERNAL of .nv_debug.shared worth all ones,
+    // .symtab adding debug_shared_symbol_bias.)
+    auto make_symbol = [&](u8 bind) {
+      sym->bind = bind;
       sym->type = STT_OBJECT;
       sym->other = 1; // STV_INTERNAL
       sym->section = window;
       sym->debug_shared_symbol = true;
-      sym->value = ~u64{0}; // (.symtab adds debug_shared_symbol_bias)
+      sym->value = ~u64{0};
       sym->size = 0;
+    };
+    if (sym->name == "externsharedinstance") {
+      make_symbol(STB_WEAK);
       sym->in_local_array = true;
       auto local_at = std::find_if(ctx.out.locals.begin(), ctx.out.locals.end(),
                                    [&](const OutputSymbol *l) { return l->create_seq > sym->create_seq; });
@@ -133,13 +138,7 @@ void place_preserved_dynamic_arrays(Context &ctx) {
       last_anchor = anchor;
       placed = true;
     }
-    sym->bind = STB_GLOBAL;
-    sym->type = STT_OBJECT;
-    sym->other = 1; // STV_INTERNAL
-    sym->section = window;
-    sym->debug_shared_symbol = true;
-    sym->value = ~u64{0}; // (.symtab adds debug_shared_symbol_bias)
-    sym->size = 0;
+    make_symbol(STB_GLOBAL);
     // (its name: with the globals' at the end of .strtab)
     ctx.out.globals.insert(ctx.out.globals.begin() + static_cast<std::ptrdiff_t>(at++), sym);
   }
