@@ -93,11 +93,7 @@ void place_preserved_dynamic_arrays(Context &ctx) {
   for (const auto &[sym, anchor] : ctx.out.preserved_dynamic_arrays) {
     if (!sym->extern_shared || sym->dynamic_then_defined)
       continue;
-    // (A -r output's kernels' `externsharedinstance`: a WEAK symbol among
-    // the locals where the merge first saw it, worth all ones as the
-    // arrays; its references are not listed: relocatable_two_stage_shared
-    // with --preserve-relocs.)
-    // (Each is an OBJECT STV_INTERNAL of .nv_debug.shared worth all ones,
+    // (Each an OBJECT STV_INTERNAL of .nv_debug.shared worth all ones,
     // .symtab adding debug_shared_symbol_bias.)
     auto make_symbol = [&](u8 bind) {
       sym->bind = bind;
@@ -108,6 +104,9 @@ void place_preserved_dynamic_arrays(Context &ctx) {
       sym->value = ~u64{0};
       sym->size = 0;
     };
+    // (A -r output's kernels' `externsharedinstance`: WEAK, among the
+    // locals where the merge first saw it; its references are not listed:
+    // relocatable_two_stage_shared with --preserve-relocs.)
     if (sym->name == "externsharedinstance") {
       make_symbol(STB_WEAK);
       sym->in_local_array = true;

@@ -197,7 +197,6 @@ std::optional<u64> prelinked_window_value(const Context &ctx) {
   return std::nullopt;
 }
 
-
 // The bytes of `vars` packed from 0, larger alignment first (their
 // st_value is the alignment).
 u64 packed_size(std::vector<const OutputSymbol *> vars) {
@@ -278,7 +277,7 @@ u64 variables_alignment(const Context &ctx, const OutputSection *debug) {
 // 0x20 with 0x14 bytes -> 0x40 beside 0x20 and 0x50 beside 0x30, one of
 // 0x30 beside 0x20 unchanged; relocatable_second_stage_dynamic; a
 // namespace-scope variable aligned to 0x20: a kernel of 0x14 bytes not
-// using the array -> 0x34, dynamic_shared_overaligned).
+// using the array -> 0x34, dynamic_shared_overaligned_part).
 u64 dynamic_window(const Context &ctx, const OutputSection *debug) {
   return std::max(variables_alignment(ctx, debug), kDynamicWindowAlign);
 }
@@ -307,20 +306,20 @@ void windows_beside_aligned_variables(Context &ctx, const OutputSection *debug,
         shared->size = size_with_dynamic_slot(shared->size, packed_size(own));
         shared->align = std::max(shared->align, kDynamicWindowAlign);
       }
-  if (max_align > kDynamicWindowAlign)
-    for (OutputSymbol *kernel : ctx.out.globals)
-      if (kernel->is_entry() && kernel->defined() && !kernel->removed && !users.count(kernel))
-        if (OutputSection *shared = find_section(ctx, fmt::format(".nv.shared.{}", kernel->name));
-            shared && !shared->removed) {
-          std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
-          shared->size = size_with_dynamic_slot(shared->size, packed_size(own), max_align);
-          shared->align = std::max(shared->align, max_align);
-        }
-  if (max_align > kDynamicWindowAlign)
-    for (const OutputSymbol *kernel : users)
+  if (max_align <= kDynamicWindowAlign)
+    return;
+  for (OutputSymbol *kernel : ctx.out.globals)
+    if (kernel->is_entry() && kernel->defined() && !kernel->removed && !users.count(kernel))
       if (OutputSection *shared = find_section(ctx, fmt::format(".nv.shared.{}", kernel->name));
-          shared && shared->shared_vars.empty() && (!startless || startless->count(shared)))
-        shared->removed = true;
+          shared && !shared->removed) {
+        std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
+        shared->size = size_with_dynamic_slot(shared->size, packed_size(own), max_align);
+        shared->align = std::max(shared->align, max_align);
+      }
+  for (const OutputSymbol *kernel : users)
+    if (OutputSection *shared = find_section(ctx, fmt::format(".nv.shared.{}", kernel->name));
+        shared && shared->shared_vars.empty() && (!startless || startless->count(shared)))
+      shared->removed = true;
 }
 
 } // namespace
