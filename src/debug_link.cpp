@@ -90,7 +90,9 @@ void place_preserved_dynamic_arrays(Context &ctx) {
   const OutputSymbol *last_anchor = nullptr;
   bool placed = false;
   size_t at = 0;
-  for (const auto &[sym, anchor] : ctx.out.preserved_dynamic_arrays) {
+  for (const auto &entry : ctx.out.preserved_dynamic_arrays) {
+    OutputSymbol *sym = entry.first; // (no structured binding: the lambdas capture them)
+    const OutputSymbol *anchor = entry.second;
     if (!sym->extern_shared || sym->dynamic_then_defined)
       continue;
     // (Each an OBJECT STV_INTERNAL of .nv_debug.shared worth all ones,
