@@ -21,6 +21,11 @@ bool is_dynamic_array(const OutputSymbol *s) {
   return s && s->extern_shared && !s->namespace_shared && !s->dynamic_then_defined && !s->size;
 }
 
+bool is_prelinked_window_reference(const ElfSymbol &s) {
+  return s.is_shared_variable() && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && (s.other & 3) == 1 &&
+         !s.size;
+}
+
 void write_unified_entries(Context &ctx, OutputSection &sec) {
   for (const OutputModel::UnifiedEntry &e : ctx.out.unified_entries) {
     if (e.section != &sec || e.offset + kUnifiedEntrySize > sec.data.size())
@@ -191,8 +196,7 @@ u64 size_with_dynamic_slot(u64 size, u64 content, u64 window = kDynamicWindowAli
 std::optional<u64> prelinked_window_value(const Context &ctx) {
   for (const InputObject *in : ctx.inputs)
     for (const ElfSymbol &s : in->symbols)
-      if (s.is_shared_variable() && s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && (s.other & 3) == 1 &&
-          !s.size)
+      if (is_prelinked_window_reference(s))
         return s.value;
   return std::nullopt;
 }

@@ -52,5 +52,8 @@ void define_relocatable_dynamic_shared(Context &ctx);
 // A dynamic `extern __shared__` array (declared unsized, never defined by
 // an input).
 bool is_dynamic_array(const OutputSymbol *s);
+// A -r output's kernel's reference to its dynamic window: an undefined,
+// WEAK, STV_INTERNAL shared variable without size (`externsharedinstance`).
+bool is_prelinked_window_reference(const ElfSymbol &s);
 
 } // namespace dlink

@@ -405,34 +405,29 @@ void InputMerger::merge_shared_variable(u32 i, const ElfSymbol &s) {
                              !prior->second.size && !prior->second.defined;
   if (!sym->def_order) // where first seen, until defined
     sym->def_order = (u64(obj_.index) << 32) | i;
-  const bool prelinked_window_ref = s.shndx == SHN_UNDEF && s.bind() == STB_WEAK && (s.other & 3) == 1 &&
-                                    !s.size && !sym->in_local_array;
-  if (prelinked_window_ref && !relocatable_output(ctx_) && ctx_.opts.preserve_relocs &&
-      writes_debug_info(ctx_)) {
-    // (--preserve-relocs -g: laid out as -g lays it out, with a symbol, WEAK
-    // OBJECT STV_INTERNAL, here in the local array (which
-    // place_debug_shared_symbols may drop again); glink_two_stage_dynamic
-    // with --preserve-relocs -g.)
-    sym->bind = STB_WEAK;
-    sym->type = STT_OBJECT;
-    sym->other = 1; // STV_INTERNAL
-    sym->in_local_array = true;
-    add_local_symbol(ctx_, sym);
-    add_strtab_name(ctx_, sym->name);
-  }
-  if (relocatable_output(ctx_) && prelinked_window_ref && !sym->prelinked_window) {
+  const bool relocatable = relocatable_output(ctx_);
+  if (is_prelinked_window_reference(s) && !sym->in_local_array &&
+      (relocatable || (ctx_.opts.preserve_relocs && writes_debug_info(ctx_)))) {
     // A -r output's `externsharedinstance` (its kernels' dynamic windows):
-    // the first one becomes a WEAK STV_INTERNAL variable of .nv_debug.shared
-    // with its value (-g: its start), here in the local array (after this
-    // input's local variables); without -g the kernels get instances of
-    // their own (define_relocatable_dynamic_shared;
+    // the first one becomes a WEAK symbol, here in the local array (after
+    // this input's local variables). -r: an STV_INTERNAL variable of
+    // .nv_debug.shared with its value (-g: its start); without -g the
+    // kernels get instances of their own (define_relocatable_dynamic_shared;
     // relocatable_second_stage_dynamic, glink_two_stage_dynamic with -r).
-    sym->prelinked_window = true;
-    sym->section = find_section(ctx_, ".nv_debug.shared");
+    // --preserve-relocs -g: an OBJECT STV_INTERNAL laid out as -g lays it
+    // out, which place_debug_shared_symbols may drop again
+    // (glink_two_stage_dynamic with --preserve-relocs -g).
     sym->bind = STB_WEAK;
-    sym->type = STT_CUDA_VARIABLE;
-    sym->other = s.other;
-    sym->value = s.value;
+    if (relocatable) {
+      sym->prelinked_window = true;
+      sym->section = find_section(ctx_, ".nv_debug.shared");
+      sym->type = STT_CUDA_VARIABLE;
+      sym->other = s.other;
+      sym->value = s.value;
+    } else {
+      sym->type = STT_OBJECT;
+      sym->other = 1; // STV_INTERNAL
+    }
     sym->in_local_array = true;
     add_local_symbol(ctx_, sym);
     add_strtab_name(ctx_, sym->name);
