@@ -188,8 +188,10 @@ int run_relocatable_tail(Context &ctx, Passes &pass) {
   if (ctx.arch.is_mercury())
     pass("place_relocatable_header_indices", place_relocatable_header_indices); // sm_100+: texture references' slot base
   pass("apply_relocations", apply_relocations);            // bank, shared and .debug_frame references resolved
-  if (ctx.arch.is_mercury())
+  if (ctx.arch.is_mercury()) {
     pass("insert_debug_exit_sequences", insert_debug_exit_sequences); // sm_100+ -g: kernels compiled without -G
+    pass("refinalize_unified_stubs", refinalize_unified_stubs); // sm_100+: unified functions' stubs
+  }
   if (ctx.opts.verbose)
     pass("report_resources", report_resources);            // -v: as merged (nothing laid out)
   if (ctx.arch.is_mercury()) {
@@ -217,11 +219,6 @@ int run_link(Context &ctx) {
   check_prelinked_inputs(ctx);                             // inputs from a -r link marked
   if (!checkpoint(ctx) || ctx.arch.kind == Arch::Kind::Compute)
     return diag.exit_code();  // a compute_XX target: inputs checked, no output
-  // (-r keeps unified functions and variables, relocatable.h; their
-  // capsule-Mercury twins are not modelled.)
-  if (checkpoint(ctx) && relocatable_output(ctx) && ctx.arch.is_mercury() && has_unified_entries(ctx))
-    diag.fatal("-r with unified functions or variables (PTX .attribute(.unified), sections "
-               ".nv.uft/.nv.udt) is not supported by dlink yet for sm_100 and newer");
   pass("validate_inputs", validate_inputs);                // every input's structure checked (corrupt: fatal)
   pass("choose_weak_definitions", choose_weak_definitions); // weak functions: the copy kept (fewest registers)
   if (!relocatable_output(ctx))

@@ -27,10 +27,15 @@ bool is_prelinked_window_reference(const ElfSymbol &s) {
 }
 
 void write_unified_entries(Context &ctx, OutputSection &sec) {
+  write_unified_entries(ctx, sec, sec, [](const OutputSymbol *s) { return s->index; });
+}
+
+void write_unified_entries(Context &ctx, OutputSection &sec, const OutputSection &sass,
+                           const std::function<u32(const OutputSymbol *)> &index) {
   for (const OutputModel::UnifiedEntry &e : ctx.out.unified_entries) {
-    if (e.section != &sec || e.offset + kUnifiedEntrySize > sec.data.size())
+    if (e.section != &sass || e.offset + kUnifiedEntrySize > sec.data.size())
       continue;
-    write_le<u32>(sec.data.data() + e.offset, e.symbol->index);
+    write_le<u32>(sec.data.data() + e.offset, index(e.symbol));
     write_le<u32>(sec.data.data() + e.offset + 4, 7);
     write_le<u64>(sec.data.data() + e.offset + 8, e.symbol->value);
   }

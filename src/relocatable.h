@@ -7,6 +7,8 @@
 
 #include "link_context.h"
 
+#include <functional>
+
 namespace dlink {
 
 // Whether this link writes a relocatable cubin.
@@ -20,6 +22,10 @@ inline bool relocatable_output(const Context &ctx) { return ctx.opts.relocatable
 // variables in each of two inputs.
 constexpr u64 kUnifiedEntrySize = 0x20;
 void write_unified_entries(Context &ctx, OutputSection &sec);
+// The same into `sec`, a copy of the table `sass` (sm_100+'s Mercury twin),
+// each symbol written as `index` gives it.
+void write_unified_entries(Context &ctx, OutputSection &sec, const OutputSection &sass,
+                           const std::function<u32(const OutputSymbol *)> &index);
 
 // sm_100+: the copies of a weak function with its own bank passed over
 // before the kept copy: their bank is gone but their Mercury relocations stay,

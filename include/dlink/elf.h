@@ -51,6 +51,7 @@ enum : u32 {
   SHT_CUDA_RELOCINFO = 0x7000000b,
   SHT_CUDA_UFT = 0x7000000e,       // .nv.uft.rel.<f>: a unified function's stub
   SHT_CUDA_UFT_ENTRY = 0x70000011, // .nv.uft.entry: `.attribute(.unified)` functions
+  SHT_CUDA_UDT = 0x70000012,       // .nv.udt: `.attribute(.unified)` variables' data
   SHT_CUDA_UDT_ENTRY = 0x70000014, // .nv.udt.entry: `.attribute(.unified)` variables
   SHT_CUDA_SHARED_RESERVED = 0x70000015,
   SHT_CUDA_CAPMERC_TEXT = 0x70000016,

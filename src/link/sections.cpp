@@ -309,6 +309,11 @@ void InputMerger::merge_section_contents() {
     const ElfSection &in = in_section(i);
     if (is_mercury_section(in))
       continue;
+    // A --preserve-relocs output's lists of the relocations its link
+    // resolved are not merged: this link lists its own (measured at sm_90
+    // with -r, -r --preserve-relocs and --preserve-relocs of such an input).
+    if (in.type == SHT_CUDA_RESOLVED_RELA)
+      continue;
     if (classify_section(in.name, in.type) == SectionKind::Text && !is_dead_section(i))
       refuse_code_needing_reencoding(in);
     if ((in.type == SHT_CUDA_UFT_ENTRY || in.type == SHT_CUDA_UDT_ENTRY) && relocatable_output(ctx_)) {

@@ -177,7 +177,7 @@ MercurySymbolEntries mercury_symbol_entries(const Context &ctx, const OutputLayo
     const OutputSection *sec = sym->section;
     // The Mercury twin of a symbol's section, if it has one.
     const OutputSection *merc_sec = nullptr;
-    if (sec && sec->kind == SectionKind::Text && sec->func)
+    if (sec && (sec->kind == SectionKind::Text || sec->type == SHT_CUDA_UFT) && sec->func)
       merc_sec = ms.symbol(sec->func).section;
     else if (sec && sec->symbol)
       merc_sec = ms.symbol(sec->symbol).section;

@@ -255,16 +255,25 @@ private:
     return obj.elf.section_named(name);
   }
 
-  // One .nv.capmerc.text.<f> per output function, in .text order.
+  // Code sections: .text.<f>, and (-r) a unified function's stub
+  // .nv.uft.rel.<f>, which has a capsule too.
+  static bool is_code(const OutputSection &sec) {
+    return sec.kind == SectionKind::Text || sec.type == SHT_CUDA_UFT;
+  }
+
+  // One .nv.capmerc.<code section> per output function, in the code
+  // sections' order (relocatable_unified at sm_100: a stub's capsule before
+  // its function's).
   void build_code() {
-    for (OutputSection *text : sass_sections(SectionKind::Text)) {
-      if (!text->func || !text->func->defined_in)
+    std::vector<OutputSection *> sections = ctx_.out.sections; // (create_merc appends)
+    for (OutputSection *text : sections) {
+      if (!is_code(*text) || text->removed || ms_.is_copy(text) || !text->func || !text->func->defined_in)
         continue;
       std::string name = ".nv.capmerc" + std::string(text->name);
       const ElfSection *in = input_section(*text->func->defined_in, name);
       if (!in)
         continue;
-      OutputSection *sec = create_merc(name, SHT_CUDA_CAPMERC_TEXT, SHF_CUDA_MERC, in->addralign);
+      OutputSection *sec = create_merc(name, SHT_CUDA_CAPMERC_TEXT, SHF_CUDA_MERC, in->addralign, in->entsize);
       ms_.set_twin(sec, text);
       sec->func = text->func;
       auto &replacements = ms_.capsule_replacement;
@@ -348,9 +357,18 @@ private:
     return to_output_record(r, [&](u32 k) { return k < in.sym_map.size() ? in.sym_map[k] : nullptr; });
   }
 
+  // The functions' .nv.merc.nv.info.<f>, and (-r) the unified entry
+  // tables' twins among them, in the SASS sections' order.
   void build_function_info() {
-    for (OutputSection *info : sass_sections(SectionKind::FunctionInfo)) {
-      if (!info->func || !info->func->defined_in)
+    std::vector<OutputSection *> sections = ctx_.out.sections; // (create_merc appends)
+    for (OutputSection *info : sections) {
+      if (info->removed || ms_.is_copy(info))
+        continue;
+      if (info->type == SHT_CUDA_UFT_ENTRY || info->type == SHT_CUDA_UDT_ENTRY) {
+        build_unified_entries(info);
+        continue;
+      }
+      if (info->kind != SectionKind::FunctionInfo || !info->func || !info->func->defined_in)
         continue;
       std::string name = ".nv.merc" + std::string(info->name);
       InputMercury *in = input_of(info->func->defined_in);
@@ -405,6 +423,25 @@ private:
       if (sass_externs && sass_externs->moved_to_end)
         sec->records.push_back(*sass_externs);
     }
+  }
+
+  // -r: .nv.merc.nv.uft.entry/.nv.merc.nv.udt.entry, where an input has
+  // one: the SASS table's entries, whose symbols are written with their
+  // Mercury indices (patch_mercury_sections; relocatable_unified: the
+  // inputs' Mercury tables hold the SASS entries).
+  void build_unified_entries(OutputSection *sass) {
+    std::string name = ".nv.merc" + std::string(sass->name);
+    bool in_inputs = std::any_of(inputs_.begin(), inputs_.end(), [&](const InputMercury &in) {
+      return in.obj->elf.find_section(name).has_value();
+    });
+    if (!in_inputs)
+      return;
+    OutputSection *sec = create_merc(name, sass->type, SHF_CUDA_MERC, sass->align, sass->entsize);
+    ms_.set_twin(sec, sass);
+    sec->data = sass->data;
+    sec->size = sec->data.size();
+    if (sass->symbol)
+      ms_.symbol(sass->symbol).section = sec;
   }
 
   // Whether Mercury symbol `k` of an input names a weak function copy whose
@@ -486,14 +523,13 @@ private:
         continue;
       }
       std::string_view target_sass = std::string_view(name).substr(13); // ".text.f"...
-      std::string target_name = target_sass.starts_with(".text.")
-                                    ? ".nv.capmerc" + std::string(target_sass)
-                                    : ".nv.merc" + std::string(target_sass);
+      bool code = is_code(*sass_targets[n]);
+      std::string target_name = code ? ".nv.capmerc" + std::string(target_sass)
+                                     : ".nv.merc" + std::string(target_sass);
       // A function's capsule is the one of its own SASS section: local
       // functions of one name in several inputs (`static` helpers) each
       // have theirs, under the same name.
-      OutputSection *target = target_sass.starts_with(".text.") ? capsule_of(*sass_targets[n])
-                                                                : merc_output(target_name);
+      OutputSection *target = code ? capsule_of(*sass_targets[n]) : merc_output(target_name);
       if (!target)
         target = pending_twin(target_name);
       if (!target)
@@ -972,6 +1008,8 @@ private:
        SHF_CUDA_MERC | SHF_ALLOC | SHF_WRITE},
       {".nv.merc.nv.shared.reserved.0", ".nv.shared.reserved.0", SHT_CUDA_SHARED_RESERVED,
        SHF_CUDA_MERC | SHF_ALLOC | SHF_WRITE, true},
+      // (-r: the unified variables.)
+      {".nv.merc.nv.udt", ".nv.udt", SHT_CUDA_UDT, SHF_CUDA_MERC | SHF_ALLOC | SHF_WRITE},
   };
 
   void prepare_data_twins() {
@@ -1014,12 +1052,23 @@ private:
 
   enum class DataTwinGroup { UserConstants, Others };
 
+  // (The others: .nv.merc.nv.global.init and .nv.merc.nv.udt in their SASS
+  // twins' creation order, as the inputs brought them, then sm_110's
+  // reserved window; -r of unified variables at sm_100 and sm_110.)
   void build_data_twins(DataTwinGroup group) {
+    std::vector<OutputSection *> twins;
     for (DataTwin &t : data_twins_) {
       bool user_constants = t.merc == ".nv.merc.nv.constant.user";
       if (t.sec && user_constants == (group == DataTwinGroup::UserConstants))
-        add_late_section(t.sec);
+        twins.push_back(t.sec);
     }
+    auto key = [&](const OutputSection *sec) {
+      return std::pair(sec->type == SHT_CUDA_SHARED_RESERVED, ms_.twin(sec)->create_seq);
+    };
+    std::stable_sort(twins.begin(), twins.end(),
+                     [&](const OutputSection *a, const OutputSection *b) { return key(a) < key(b); });
+    for (OutputSection *sec : twins)
+      add_late_section(sec);
   }
 
   Context &ctx_;

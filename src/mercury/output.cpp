@@ -3,6 +3,7 @@
 #include "mercury/state.h"
 
 #include "output_model.h"
+#include "relocatable.h"
 
 #include <algorithm>
 
@@ -122,7 +123,8 @@ bool mercury_section_header(const Context &ctx, const OutputLayout &layout, cons
   } else if (sec->type == SHT_CUDA_MERC_INFO) {
     e.link = merc_symtab_index;
     e.info = func_copy ? func_copy->index : 0;
-  } else if (sec->kind == SectionKind::Reloc) {
+  } else if (sec->kind == SectionKind::Reloc || sec->type == SHT_CUDA_UFT_ENTRY ||
+             sec->type == SHT_CUDA_UDT_ENTRY) {
     e.link = merc_symtab_index;
     e.info = sec->target ? sec->target->index : 0;
   } else if (func_copy) {
@@ -139,6 +141,9 @@ void patch_mercury_sections(Context &ctx, const OutputLayout &layout) {
     const OutputSection *twin = ms.twin(sec);
     if (twin && ms.shares_twin_bytes(sec))
       sec->data = twin->data;
+    // -r: the unified entry tables' symbols, by their Mercury index.
+    if (twin && (sec->type == SHT_CUDA_UFT_ENTRY || sec->type == SHT_CUDA_UDT_ENTRY))
+      write_unified_entries(ctx, *sec, *twin, [&](const OutputSymbol *s) { return ms.symbol(s).index; });
     // A capsule starts with the section index of its SASS .text twin.
     if (sec->type == SHT_CUDA_CAPMERC_TEXT && twin && sec->data.size() >= 4)
       write_le<u32>(sec->data.data(), twin->index);

@@ -585,12 +585,13 @@ std::optional<bool> wait_stack_pointer_at_first_exit(std::span<u8> code) {
 }
 
 void insert_debug_exit_sequences(Context &ctx) {
-  if (!ctx.arch.is_mercury() || !ctx.opts.debug)
+  if (!ctx.arch.is_mercury())
     return;
-  // (-suppress-debug-info: only where some input was compiled with -G:
-  // glink_suppress_ptx, glink_mixed, glink_cdp have the sequence, call_2tu
-  // and dlink_ptx, without -G inputs, do not.)
-  if (ctx.opts.suppress_debug_info &&
+  // (-suppress-debug-info, and links without -g: only where some input was
+  // compiled with -G: glink_suppress_ptx, glink_mixed, glink_cdp have the
+  // sequence, call_2tu and dlink_ptx, without -G inputs, do not; without
+  // -g measured on a kernel beside a -G one, executable and -r links.)
+  if (!writes_debug_info(ctx) &&
       std::none_of(ctx.inputs.begin(), ctx.inputs.end(),
                    [](const InputObject *obj) { return compiled_with_device_debug(*obj); }))
     return;

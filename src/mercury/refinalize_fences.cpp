@@ -15,6 +15,7 @@
 
 #include "elf/dwarf_frame.h"
 #include "elf/dwarf_line.h"
+#include "debug_link.h"
 #include "mercury/state.h"
 #include "output_model.h"
 #include "dlink/log.h"
@@ -515,6 +516,8 @@ struct OffsetMap {
   // Relocations into the code move with their instructions (otherwise only
   // the resolved ones --preserve-relocs lists may be there).
   bool moves_code_relocations = false;
+  // Relocations into the code may be there where none moves.
+  bool keeps_code_relocations_in_place = false;
 
   // An offset at a removed instruction maps to that of the next one kept
   // only where `row` allows it (measured: k_dyncluster's FDE); a row (FDE,
@@ -588,6 +591,11 @@ std::optional<AddendRewrites> rewrite_dwarf_addends(Context &ctx, const OutputSe
       }
       continue;
     }
+    if (rs->target == &text && map.keeps_code_relocations_in_place &&
+        std::all_of(rs->relocs.begin(), rs->relocs.end(), [&](const OutputReloc &r) {
+          return map(r.offset / 16 * 16) == r.offset / 16 * 16;
+        }))
+      continue;
     if (rs->target == &text && !rs->relocs.empty()) {
       log::debug("refinalize: {}: relocations in {}", text.name, rs->name);
       return std::nullopt;
@@ -922,8 +930,15 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
     return kept(text, fmt::format("padding outside the measured form: {}", st.why));
   std::vector<u8> code = std::move(st.code);
   const std::vector<size_t> no_insertions;
-  const OffsetMap map{st.pos, st.removed, no_insertions, text.data.size() / 16, st.end, text.data.size(),
-                      code.size()};
+  OffsetMap map{st.pos, st.removed, no_insertions, text.data.size() / 16, st.end, text.data.size(),
+                code.size()};
+  // A kernel given the debug exit sequence by this link (its input was
+  // compiled without -G) loses the MEMBAR again beside relocations that do
+  // not move (mixed_debug_nog: global addresses before it); a -G kernel
+  // with relocations keeps its exit MEMBARs (weak_debug_line_twin).
+  // Relocations that would move: not measured, the kernel is kept.
+  const InputObject *obj = text.func ? text.func->defined_in : nullptr;
+  map.keeps_code_relocations_in_place = obj && !compiled_with_device_debug(*obj);
 
   const char *why = "";
   auto rw = rewrite_offsets(ctx, text, map, &why);

@@ -2,10 +2,14 @@
 #include "relocatable_link.h"
 
 #include "arch_format.h"
+#include "debug_link.h"
+#include "dlink/log.h"
 #include "dlink/reloc_types.h"
 #include "output_model.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <optional>
 #include <unordered_map>
 
@@ -97,6 +101,40 @@ void place_relocatable_header_indices(Context &ctx) {
       in.bank = 0;
       apply_reloc_fields(*desc, std::span<u8>(text->data.data() + r.offset, bytes), in);
       r.addend = 0;
+    }
+  }
+}
+
+void refinalize_unified_stubs(Context &ctx) {
+  if (!ctx.arch.is_mercury())
+    return;
+  constexpr size_t kInstr = 16, kStubInstrs = 8;
+  constexpr u16 kNop = 0x118, kBra = 0x147;
+  // Bytes 13-15 of an instruction: its scheduling controls (bits 105-127;
+  // bit 104, the encoding's, is 0 in every stub measured).
+  constexpr std::array<u8, 3> kDebug = {0xde, 0x3f, 0x00}, kOptimized = {0xea, 0x0f, 0x00},
+                              kOptimizedNop = {0xe2, 0x0f, 0x00}, kClosing = {0xc0, 0x0f, 0x00};
+  bool debug = writes_debug_info(ctx);
+  for (OutputSection *sec : ctx.out.sections) {
+    if (sec->removed || sec->type != SHT_CUDA_UFT)
+      continue;
+    std::vector<u8> &code = sec->data;
+    auto opcode = [&](size_t i) { return static_cast<u16>(read_le<u16>(code.data() + i * kInstr) & 0x1ff); };
+    auto controls = [&](size_t i) { return std::span<u8>(code.data() + i * kInstr + 13, 3); };
+    bool measured = code.size() == kStubInstrs * kInstr && sec->size == code.size();
+    for (size_t i = 0; measured && i < kStubInstrs; i++) {
+      std::span<u8> c = controls(i);
+      bool closing = i >= 6;
+      measured = (c[0] & 1) == 0 && (i < 2 ? opcode(i) != kNop : opcode(i) == (i == 6 ? kBra : kNop)) &&
+                 (!closing || std::equal(c.begin(), c.end(), kClosing.begin()));
+    }
+    if (!measured) {
+      log::debug("unified stub {}: not in the measured shape, ptxas's code kept", sec->name);
+      continue;
+    }
+    for (size_t i = 0; i < 6; i++) {
+      const std::array<u8, 3> &to = debug ? kDebug : i < 2 ? kOptimized : kOptimizedNop;
+      std::copy(to.begin(), to.end(), controls(i).begin());
     }
   }
 }

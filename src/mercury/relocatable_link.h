@@ -20,5 +20,15 @@ void finish_relocatable_mercury(Context &ctx);
 // against such references, and REL records, are refused (not measured).
 void place_relocatable_header_indices(Context &ctx);
 
+// A unified function's stub (.nv.uft.rel.<f>: two instructions, four NOPs,
+// the closing self-branch and NOP) is finalized again from its capsule:
+// with -g (debug information written) each instruction before the closing
+// pair gets the debug schedule (stall 15, no yield, waits on scoreboards 0
+// and 1), otherwise ptxas's optimized one (stall 5 and yield, the NOPs stall
+// 1), whatever the input was compiled with. Measured at sm_100, sm_110,
+// sm_120 and sm_121 with stubs from -G and plain inputs; sm_75-90a keep
+// ptxas's stubs. A stub in another shape keeps its code.
+void refinalize_unified_stubs(Context &ctx);
+
 
 } // namespace dlink

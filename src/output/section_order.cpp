@@ -32,6 +32,10 @@ int group_of(const OutputSection *sec) {
     return 8;
   if (sec->type == SHT_CUDA_UFT_ENTRY || sec->type == SHT_CUDA_UDT_ENTRY)
     return 4;
+  // (The unified variables' .nv.udt with .nv.global.init, by creation:
+  // before or after it as the inputs bring them, before .nv.global.)
+  if (sec->type == SHT_CUDA_UDT)
+    return 9;
   switch (sec->kind) {
   case SectionKind::StringTable:
   case SectionKind::SymbolTable:

@@ -106,6 +106,13 @@ const Corpus &corpus() {
       bool debug_link = false;
       for (std::string arg; std::getline(cmd, arg);)
         debug_link |= arg == "-g";
+      // (Nor, on sm_100+, a link beside a -G input without -g: the other
+      // kernels get the debug exit sequence there too, mixed_debug_nog.)
+      for (const auto &e : fs::directory_iterator(job)) {
+        std::string name = e.path().filename().string();
+        if (e.path().extension() == ".cubin" && !name.starts_with("expected"))
+          debug_link |= read_elf(slurp(e.path())).find_section(".nv_debug_info_reg_sass").has_value();
+      }
       if (fs::exists(job / "expected.cubin") && !debug_link)
         expected = kernels(slurp(job / "expected.cubin"));
       // A kernel defined in more than one input (weak): nvlink keeps one
