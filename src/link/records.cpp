@@ -26,40 +26,11 @@ void InputMerger::merge_compat(const ElfSection &in) {
     if (obj_.symbols[i].type() == STT_FUNC && obj_.symbols[i].shndx != SHN_UNDEF &&
         !dropped_function(i))
       has_code = true;
-  // sm_100+: nvlink recomputes a relocatable link's output's record 0x0b
-  // from its live functions instead of ANDing it (dead_code's two-stage
-  // link: a first stage of 0x1, whose only functions with
-  // EIATTR_CRS_STACK_SIZE are removed, beside 0x9 gives 0x9). With such a
-  // function kept, or the same record in every input, the record was ANDed
-  // as usual (relocatable_two_stage, random_mix, ten random programs);
-  // a removed one beside another non-zero record is refused.
-  auto features = [](const InputObject &o) -> u64 {
-    if (const ElfSection *c = o.elf.section_named(".nv.compat"))
-      for (const EiRecord &r : parse_eiattrs(c->data))
-        if (r.attr == 0x0b && r.payload.size() >= 8)
-          return read_le<u64>(r.payload.data());
-    return 0;
-  };
-  const u64 mine = obj_.prelinked && ctx_.arch.is_mercury() ? features(obj_) : 0;
-  const bool differs = mine && std::any_of(ctx_.inputs.begin(), ctx_.inputs.end(), [&](const InputObject *o) {
-    return o != &obj_ && features(*o) && features(*o) != mine;
-  });
-  if (differs)
-    for (u32 i = 1; i < obj_.symbols.size(); i++) {
-      const ElfSymbol &f = obj_.symbols[i];
-      if (f.type() != STT_FUNC || f.shndx == SHN_UNDEF || !dropped_function(i))
-        continue;
-      const ElfSection *info = obj_.elf.section_named(".nv.info." + std::string(f.name));
-      if (!info)
-        continue;
-      for (const EiRecord &r : parse_eiattrs(info->data))
-        if (r.attr == EIATTR_CRS_STACK_SIZE)
-          ctx_.diag.fatal(fmt::format("Input file '{}' is the output of a relocatable link (-r) "
-                                      "holding the removed function '{}' with "
-                                      "EIATTR_CRS_STACK_SIZE (its .nv.compat record 0x0b is "
-                                      "recomputed); linking it for {} is not supported by dlink yet",
-                                      obj_.name, f.name, ctx_.arch.name()));
-    }
+  // (sm_100: nvlink sets bit 0x8 of record 0x0b again where the functions
+  // that cleared it in an input, such as ptxas's float-division slow path,
+  // are removed; which of their properties it reads is not known. dlink
+  // keeps the input's record, as ptxas wrote it for that code:
+  // compat_dead_slowpath and dead_code's two-stage link differ there.)
   OutputModel &out = ctx_.out;
   if (!out.have_compat) {
     out.compat = recs;

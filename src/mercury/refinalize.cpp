@@ -587,13 +587,19 @@ std::optional<bool> wait_stack_pointer_at_first_exit(std::span<u8> code) {
 void insert_debug_exit_sequences(Context &ctx) {
   if (!ctx.arch.is_mercury())
     return;
-  // (-suppress-debug-info, and links without -g: only where some input was
-  // compiled with -G: glink_suppress_ptx, glink_mixed, glink_cdp have the
-  // sequence, call_2tu and dlink_ptx, without -G inputs, do not; without
-  // -g measured on a kernel beside a -G one, executable and -r links.)
+  // (-suppress-debug-info, and links without -g: only where an input
+  // compiled with -G has code, live or not: glink_suppress_ptx, glink_mixed,
+  // glink_cdp have the sequence, call_2tu and dlink_ptx, without -G inputs,
+  // do not; without -g measured on a kernel beside a -G one, executable and
+  // -r links, and differential-ptx --mode gmix: a -G module without
+  // functions gives no sequence, one whose functions are all removed does.)
   if (!writes_debug_info(ctx) &&
-      std::none_of(ctx.inputs.begin(), ctx.inputs.end(),
-                   [](const InputObject *obj) { return compiled_with_device_debug(*obj); }))
+      std::none_of(ctx.inputs.begin(), ctx.inputs.end(), [](const InputObject *obj) {
+        return compiled_with_device_debug(*obj) &&
+               std::any_of(obj->symbols.begin(), obj->symbols.end(), [](const ElfSymbol &s) {
+                 return s.type() == STT_FUNC && s.shndx != SHN_UNDEF;
+               });
+      }))
     return;
   for (OutputSection *sec : ctx.out.sections) {
     if (sec->removed || !sec->name.starts_with(".text.") || !sec->func || !(sec->func->other & STO_CUDA_ENTRY))
