@@ -920,6 +920,18 @@ std::optional<std::span<const u8>> current_capsule(Context &ctx, const OutputSec
 
 } // namespace
 
+namespace {
+
+bool has_surface_store(std::span<const u8> code) {
+  constexpr unsigned kSust = 0xf9d;
+  for (const sass::Instruction &i : sass::decode(code))
+    if ((i.op() & 0xfff) == kSust)
+      return true;
+  return false;
+}
+
+} // namespace
+
 FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exit_membars_only_allowed) {
   if (text.data.size() != text.size)
     return FenceRewrite::NoFences;
@@ -958,6 +970,11 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
                            std::count(st.removed.begin(), st.removed.end(), true) == long(st.exit_membars);
   if (!exit_membars_only && exit_membars_only_allowed)
     return kept(text, "stack frame: only -G exit MEMBARs may go");
+  // A kernel with a surface store keeps its exit MEMBARs, -G ones and the
+  // debug exit sequence's (differential-ptx --mode gmix at sm_100 and
+  // sm_120: seeds 22, 25 and 47, a -G kernel and kernels given the sequence).
+  if (exit_membars_only && has_surface_store(text.data))
+    return kept(text, "a surface store");
   if (!exit_membars_only && !reallocate_scoreboards(text.data, code))
     return kept(text, "scoreboards");
   // Every rewrite is checked against ptxas's code (sass_verify.h).
