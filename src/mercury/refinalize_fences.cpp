@@ -15,7 +15,6 @@
 
 #include "elf/dwarf_frame.h"
 #include "elf/dwarf_line.h"
-#include "debug_link.h"
 #include "mercury/state.h"
 #include "output_model.h"
 #include "dlink/log.h"
@@ -944,13 +943,11 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
   const std::vector<size_t> no_insertions;
   OffsetMap map{st.pos, st.removed, no_insertions, text.data.size() / 16, st.end, text.data.size(),
                 code.size()};
-  // A kernel given the debug exit sequence by this link (its input was
-  // compiled without -G) loses the MEMBAR again beside relocations that do
-  // not move (mixed_debug_nog: global addresses before it); a -G kernel
-  // with relocations keeps its exit MEMBARs (weak_debug_line_twin).
+  // Its exit MEMBARs (-G ones, or the debug exit sequence's) go beside
+  // relocations into the code that do not move (mixed_debug_nog: global
+  // addresses before them; differential-ptx --mode gmix: -G kernels).
   // Relocations that would move: not measured, the kernel is kept.
-  const InputObject *obj = text.func ? text.func->defined_in : nullptr;
-  map.keeps_code_relocations_in_place = obj && !compiled_with_device_debug(*obj);
+  map.keeps_code_relocations_in_place = true;
 
   const char *why = "";
   auto rw = rewrite_offsets(ctx, text, map, &why);
