@@ -307,24 +307,30 @@ void windows_beside_aligned_variables(Context &ctx, const OutputSection *debug,
                                       const std::set<const OutputSymbol *> &users,
                                       const std::set<const OutputSection *> *startless = nullptr) {
   const u64 max_align = variables_alignment(ctx, debug);
+  // The other kernels, weak ones too (in the local array of a -r output:
+  // HeCBench's moe-align, template kernels beside a WEAK function-scope
+  // variable and two dynamic arrays).
+  std::vector<OutputSymbol *> others;
+  for (const std::vector<OutputSymbol *> *list : {&ctx.out.locals, &ctx.out.globals})
+    for (OutputSymbol *kernel : *list)
+      if (kernel->is_entry() && kernel->defined() && !kernel->removed && !users.count(kernel))
+        others.push_back(kernel);
   if (max_align == kDynamicWindowAlign)
-    for (OutputSymbol *kernel : ctx.out.globals)
-      if (kernel->is_entry() && kernel->defined() && !kernel->removed && !users.count(kernel)) {
-        OutputSection *shared = kernel_shared_section(ctx, kernel);
-        std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
-        shared->size = size_with_dynamic_slot(shared->size, packed_size(own));
-        shared->align = std::max(shared->align, kDynamicWindowAlign);
-      }
+    for (OutputSymbol *kernel : others) {
+      OutputSection *shared = kernel_shared_section(ctx, kernel);
+      std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
+      shared->size = size_with_dynamic_slot(shared->size, packed_size(own));
+      shared->align = std::max(shared->align, kDynamicWindowAlign);
+    }
   if (max_align <= kDynamicWindowAlign)
     return;
-  for (OutputSymbol *kernel : ctx.out.globals)
-    if (kernel->is_entry() && kernel->defined() && !kernel->removed && !users.count(kernel))
-      if (OutputSection *shared = find_section(ctx, fmt::format(".nv.shared.{}", kernel->name));
-          shared && !shared->removed) {
-        std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
-        shared->size = size_with_dynamic_slot(shared->size, packed_size(own), max_align);
-        shared->align = std::max(shared->align, max_align);
-      }
+  for (OutputSymbol *kernel : others)
+    if (OutputSection *shared = find_section(ctx, fmt::format(".nv.shared.{}", kernel->name));
+        shared && !shared->removed) {
+      std::vector<const OutputSymbol *> own(shared->shared_vars.begin(), shared->shared_vars.end());
+      shared->size = size_with_dynamic_slot(shared->size, packed_size(own), max_align);
+      shared->align = std::max(shared->align, max_align);
+    }
   for (const OutputSymbol *kernel : users)
     if (OutputSection *shared = find_section(ctx, fmt::format(".nv.shared.{}", kernel->name));
         shared && shared->shared_vars.empty() && (!startless || startless->count(shared)))
