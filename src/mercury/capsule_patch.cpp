@@ -113,7 +113,18 @@ void patch_capsules(Context &ctx) {
     // its end) is still used up to the items it reached; each target
     // record is checked below.
     bool parsed = parse_capsule(capsule->data, items);
-    std::vector<size_t> item_of = capsule_item_of_instruction(items);
+    // The relocations' offsets are the input's: its instructions map to
+    // items through the input's capsule. A rewrite keeps the items (the
+    // debug exit sequence gives an EXIT's item the three instructions
+    // before it, -g: HeCBench's egs, popcount, lci, d3q19-bgk at sm_100 and
+    // sm_120), so the current capsule's item of that number is the one.
+    std::vector<CapsuleItem> input_items;
+    const ElfSection *input_capsule = obj ? obj->elf.section_named(capsule->name) : nullptr;
+    std::vector<u8> input_bytes;
+    if (input_capsule)
+      input_bytes.assign(input_capsule->data.begin(), input_capsule->data.end());
+    bool by_input = input_capsule && parse_capsule(input_bytes, input_items) && input_items.size() == items.size();
+    std::vector<size_t> item_of = capsule_item_of_instruction(by_input ? input_items : items);
     std::vector<u8> &c = capsule->data;
     size_t next = 0;
     for (const MercuryState::CapsuleValue &v : values) {
@@ -130,8 +141,9 @@ void patch_capsules(Context &ctx) {
       if (insn >= item_of.size())
         fail(parsed ? "instruction outside the capsule" : "unknown encoding");
       const CapsuleItem &it = items[item_of[insn]];
-      if (it.insns != 1)
-        fail(fmt::format("instruction {} inside a record of {} instructions", insn, it.insns));
+      const CapsuleItem &as_input = by_input ? input_items[item_of[insn]] : it;
+      if (as_input.insns != 1)
+        fail(fmt::format("instruction {} inside a record of {} instructions", insn, as_input.insns));
       if (it.pos == 0)
         continue; // no bytes for this instruction
       bool abs16 = v.type == kMercuryRelocBase + 0x04;
