@@ -69,6 +69,10 @@ const std::vector<u8> kOffsetAttrs = {
 };
 // (kind, offset) pairs.
 const std::vector<u8> kOffsetPairAttrs = {EIATTR_ANNOTATIONS};
+// (offset, mask) pairs (measured with -g: HeCBench md and nine others at
+// sm_120, each load's offset moved past the sequences before it, the mask
+// 0xfff kept).
+const std::vector<u8> kOffsetFirstPairAttrs = {EIATTR_UNUSED_LOAD_BYTE_OFFSET};
 // Records measured in re-finalized kernels that hold no code offset.
 const std::vector<u8> kPlainAttrs = {
     EIATTR_BINDLESS_TEXTURE_BANK, EIATTR_BINDLESS_SURFACE_BANK,
@@ -697,12 +701,14 @@ std::optional<std::vector<InfoRecord>> rewrite_offset_records(const OutputSectio
   std::vector<InfoRecord> records = info.records;
   for (InfoRecord &r : records) {
     bool list = contains(kOffsetAttrs, r.attr), pairs = contains(kOffsetPairAttrs, r.attr);
-    if (list || pairs) {
-      // Every word an offset, or the second of each (kind, offset) pair.
-      const size_t stride = pairs ? 8 : 4;
+    bool first_pairs = contains(kOffsetFirstPairAttrs, r.attr);
+    if (list || pairs || first_pairs) {
+      // Every word an offset, or the second of each (kind, offset) pair,
+      // or the first of each (offset, mask) pair.
+      const size_t stride = pairs || first_pairs ? 8 : 4;
       if (r.payload.size() % stride)
         return std::nullopt;
-      for (size_t k = stride - 4; k < r.payload.size(); k += stride) {
+      for (size_t k = pairs ? 4 : 0; k < r.payload.size(); k += stride) {
         auto o = map(read_le<u32>(r.payload.data() + k));
         if (!o)
           return std::nullopt;
@@ -738,7 +744,8 @@ std::optional<std::vector<InfoRecord>> rewrite_offset_records(const OutputSectio
     }
   }
   for (const InfoRecord &r : info.tail_records)
-    if (contains(kOffsetAttrs, r.attr) || contains(kOffsetPairAttrs, r.attr) || !contains(kPlainAttrs, r.attr))
+    if (contains(kOffsetAttrs, r.attr) || contains(kOffsetPairAttrs, r.attr) ||
+        contains(kOffsetFirstPairAttrs, r.attr) || !contains(kPlainAttrs, r.attr))
       return std::nullopt;
   return records;
 }
