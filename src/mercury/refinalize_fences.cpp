@@ -491,8 +491,11 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
       for (int64_t j = std::min<int64_t>(int64_t(i), t); j <= std::max<int64_t>(int64_t(i), t); j++)
         if (j >= 0 && j < int64_t(n) && removed[size_t(j)])
           return outside_form("a removal inside a BSSY range");
-    } else if ((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x946 &&
-               f.op() != sass::op::kExit) {
+    } else if (((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x946 &&
+                f.op() != sass::op::kExit) ||
+               (f.op() & 0x1ff) == 0x158) {
+      // (0x958, a BRX form: its offset and table would move; not measured
+      // here, and nothing may move past it unadjusted.)
       return outside_form("another control transfer (not measured)");
     }
     R.push_back(f);
@@ -521,6 +524,9 @@ struct OffsetMap {
   bool moves_code_relocations = false;
   // Relocations into the code may be there where none moves.
   bool keeps_code_relocations_in_place = false;
+  // EIATTR_INDIRECT_BRANCH_TARGETS' BRX offsets and targets move with the
+  // code (the debug exit sequence; otherwise they must not move).
+  bool remaps_branch_targets = false;
 
   // An offset at a removed instruction maps to that of the next one kept
   // only where `row` allows it (measured: k_dyncluster's FDE); a row (FDE,
@@ -727,14 +733,21 @@ std::optional<std::vector<InfoRecord>> rewrite_offset_records(const OutputSectio
         size_t n = read_le<u32>(p + 4 * (k + 2));
         if (n > words - k - 3)
           return std::nullopt;
-        auto stays = [&](size_t w, bool row) {
+        // (-g: a group moves with the code, targets at an EXIT to its
+        // sequence: HeCBench bn at sm_100, BRX 0x5620 -> 0x5650, targets
+        // 0x5670, 0x56a0, 0x5630 -> 0x56a0, 0x56d0, 0x5660.)
+        auto moves = [&](size_t w, bool row) {
           u32 o = read_le<u32>(p + 4 * w);
-          return map(o, row) == std::optional<u64>(o);
+          std::optional<u64> to = map(o, row);
+          if (!to || (!map.remaps_branch_targets && *to != o))
+            return false;
+          write_le<u32>(r.payload.data() + 4 * w, u32(*to));
+          return true;
         };
-        if (!stays(k, false))
+        if (!moves(k, false))
           return std::nullopt;
         for (size_t w = k + 3; w < k + 3 + n; w++)
-          if (!stays(w, true))
+          if (!moves(w, true))
             return std::nullopt;
         k += 3 + n;
       }
@@ -1090,14 +1103,28 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes,
       for (size_t e : out.exits)
         if (int64_t(e) >= std::min<int64_t>(int64_t(i), t) && int64_t(e) <= std::max<int64_t>(int64_t(i), t))
           return outside("an EXIT inside a BSSY range");
-    } else if ((f.op() & 0x1ff) == 0x149) {
+    } else if ((f.op() & 0x1ff) == 0x149 || (f.op() & 0x1ff) == 0x158) {
       // BRX: its table's targets stay where they are (empty_rela_constant2:
       // nvlink's table unchanged, every target before the EXIT).
       if (!jump_targets)
         return outside("a BRX whose table is not known");
+      // (A target after an EXIT moves, and its table word with it:
+      // insert_debug_exits; HeCBench bn, lsqt, resnet-kernels, depixel,
+      // jenkins-hash with -g.)
       for (size_t t : *jump_targets)
-        if (t >= end || out.before[t] != t)
-          return outside("a BRX target after an EXIT");
+        if (t >= end)
+          return outside("a BRX target in the padding");
+      // Its offset field (a BRA's) counts from it: a BRX (0x949, or the
+      // 0x958 form) moved by the sequences before it is 4 units less per
+      // instruction (HeCBench bn and lsqt at sm_100, 0x949 moved by 0x30:
+      // 0x74 -> 0x68; lsqt at sm_120, 0x958 moved by 0x30: 0x40 -> 0x34,
+      // by 0x90: 0xa4 -> 0x80).
+      if (out.pos[i] != i) {
+        auto g = set_bra_offset(f.lo, bra_offset(f.lo) - int64_t(out.pos[i] - i) * 4);
+        if (!g)
+          return outside("a BRX offset out of range");
+        f.lo = *g;
+      }
     } else if ((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x942 &&
                f.op() != 0x946 && !sass::is_call(f) && f.op() != sass::op::kExit) {
       // (0x942, BREAK, names a barrier register, not a target: thrust_device's
@@ -1192,16 +1219,18 @@ namespace {
 // its SASS optimizer bank (.nv.constant2.<f>, byte offsets into the code)
 // at the offsets where the Mercury twin bank has a R_MERCURY_PROG_REL32
 // against f. nullopt where they cannot be read.
-std::optional<std::vector<size_t>> jump_table_targets(const OutputSection &text) {
+// The kernel's jump-table words: (offset in its .nv.constant2 bank, code
+// offset), as its input has them.
+std::optional<std::vector<std::pair<u64, u32>>> jump_table_words(const OutputSection &text) {
   const InputObject *obj = text.func ? text.func->defined_in : nullptr;
   if (!obj)
     return std::nullopt;
   const ElfFile &elf = obj->elf;
   std::string fname(text.func->name);
-  std::vector<size_t> targets;
+  std::vector<std::pair<u64, u32>> out;
   auto rela = elf.find_section(".nv.merc.rela.nv.constant.optimizer." + fname);
   if (!rela)
-    return targets; // no table
+    return out; // no table
   auto bank = elf.find_section(".nv.constant2." + fname);
   const ElfSection &r = elf.sections[*rela];
   if (!bank || r.link >= elf.sections.size())
@@ -1216,9 +1245,50 @@ std::optional<std::vector<size_t>> jump_table_targets(const OutputSection &text)
     u32 off = read_le<u32>(words.data() + x.offset);
     if (off % sass::kInstructionSize)
       return std::nullopt;
-    targets.push_back(off / sass::kInstructionSize);
+    out.emplace_back(x.offset, off);
   }
+  return out;
+}
+
+std::optional<std::vector<size_t>> jump_table_targets(const OutputSection &text) {
+  auto words = jump_table_words(text);
+  if (!words)
+    return std::nullopt;
+  std::vector<size_t> targets;
+  for (const auto &[at, off] : *words)
+    targets.push_back(off / sass::kInstructionSize);
   return targets;
+}
+
+// A jump table's words in the kernel's output bank, moved with their
+// targets (the debug exit sequence: a target at an EXIT goes to its
+// sequence). nullopt where the bank does not hold the input's words there.
+struct TableRewrite {
+  OutputSection *bank = nullptr;
+  std::vector<std::pair<u64, u32>> words; // (offset, new code offset)
+};
+std::optional<TableRewrite> rewrite_jump_table(Context &ctx, const OutputSection &text, const OffsetMap &map) {
+  TableRewrite out;
+  auto words = jump_table_words(text);
+  if (!words)
+    return std::nullopt;
+  if (words->empty())
+    return out;
+  std::string fname(text.func->name);
+  for (OutputSection *sec : ctx.out.sections)
+    if (!sec->removed && !mercury_state(ctx).is_copy(sec) &&
+        (sec->name == ".nv.constant2." + fname || sec->name == ".nv.constant.optimizer." + fname ||
+         sec->renamed_from == ".nv.constant.optimizer." + fname))
+      out.bank = sec;
+  if (!out.bank)
+    return std::nullopt;
+  for (const auto &[at, off] : *words) {
+    std::optional<u64> moved = map(off, true);
+    if (!moved || at + 4 > out.bank->data.size() || read_le<u32>(out.bank->data.data() + at) != off)
+      return std::nullopt;
+    out.words.emplace_back(at, u32(*moved));
+  }
+  return out;
 }
 
 } // namespace
@@ -1245,10 +1315,16 @@ DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::stri
   const std::vector<bool> none_removed;
   OffsetMap map{dx.pos, none_removed, dx.before, original.size() / 16, dx.end, original.size(), dx.code.size()};
   map.moves_code_relocations = true;
+  map.remaps_branch_targets = true;
   const char *step = "";
   auto rw = rewrite_offsets(ctx, text, map, &step);
   if (!rw) {
     *why = step;
+    return DebugExitRewrite::Refused;
+  }
+  auto table = rewrite_jump_table(ctx, text, map);
+  if (!table) {
+    *why = "a jump table not found in the kernel's bank";
     return DebugExitRewrite::Refused;
   }
   auto cap = current_capsule(ctx, text);
@@ -1262,6 +1338,8 @@ DebugExitRewrite insert_debug_exits(Context &ctx, OutputSection &text, std::stri
     return DebugExitRewrite::Refused;
   }
   commit(ctx, text, std::move(dx.code), std::move(*capsule), *rw);
+  for (const auto &[at, off] : table->words)
+    write_le<u32>(table->bank->data.data() + at, off);
   log::debug("debug exits: {}: {} inserted{}{}", text.name, dx.exits.size(),
              rewaited ? ", stack-pointer load waited on at the first EXIT" : "",
              dx.unmodelled_exit_wait ? "; ptxas's waits kept at a predicated EXIT after a stall of 6 or more"
