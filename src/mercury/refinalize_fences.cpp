@@ -1104,8 +1104,8 @@ DebugExitCode insert_debug_exit_code(std::span<const u8> bytes,
         if (int64_t(e) >= std::min<int64_t>(int64_t(i), t) && int64_t(e) <= std::max<int64_t>(int64_t(i), t))
           return outside("an EXIT inside a BSSY range");
     } else if ((f.op() & 0x1ff) == 0x149 || (f.op() & 0x1ff) == 0x158) {
-      // BRX: its table's targets stay where they are (empty_rela_constant2:
-      // nvlink's table unchanged, every target before the EXIT).
+      // BRX: where nothing moves, its table stays as it is
+      // (empty_rela_constant2: every target before the EXIT).
       if (!jump_targets)
         return outside("a BRX whose table is not known");
       // (A target after an EXIT moves, and its table word with it:
