@@ -27,7 +27,7 @@ size_t capsule_record_size(std::span<const u8> c, size_t pos) {
   return n == 1 ? 16 : n == 2 ? 32 : 14;
 }
 
-bool parse_capsule(const std::vector<u8> &c, std::vector<CapsuleItem> &items) {
+bool parse_capsule(std::span<const u8> c, std::vector<CapsuleItem> &items) {
   if (c.size() < 12)
     return false;
   u32 count = read_le<u32>(c.data() + 8);
@@ -120,10 +120,8 @@ void patch_capsules(Context &ctx) {
     // sm_120), so the current capsule's item of that number is the one.
     std::vector<CapsuleItem> input_items;
     const ElfSection *input_capsule = obj ? obj->elf.section_named(capsule->name) : nullptr;
-    std::vector<u8> input_bytes;
-    if (input_capsule)
-      input_bytes.assign(input_capsule->data.begin(), input_capsule->data.end());
-    bool by_input = input_capsule && parse_capsule(input_bytes, input_items) && input_items.size() == items.size();
+    bool by_input =
+        input_capsule && parse_capsule(input_capsule->data, input_items) && input_items.size() == items.size();
     std::vector<size_t> item_of = capsule_item_of_instruction(by_input ? input_items : items);
     std::vector<u8> &c = capsule->data;
     size_t next = 0;

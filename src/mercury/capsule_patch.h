@@ -43,7 +43,7 @@ size_t capsule_record_size(std::span<const u8> c, size_t pos);
 
 // The items of capsule `c` (its header's count of them); false where the
 // bytes do not follow the rule above.
-bool parse_capsule(const std::vector<u8> &c, std::vector<CapsuleItem> &items);
+bool parse_capsule(std::span<const u8> c, std::vector<CapsuleItem> &items);
 
 // For each instruction index (from 0 to the sum of the items' spans), the
 // item it belongs to; items[k] covers first[k] .. first[k] + insns - 1.
