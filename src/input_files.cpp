@@ -463,6 +463,7 @@ private:
         diag().fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
       }
     }
+    copy_small_sections(obj->elf, obj->symbols, ctx_.arena);
     if (by_path) {
       if (obj->elf.type != ET_REL)
         diag().fatal(fmt::format("Input file '{}' is not a relocatable cubin; linking "

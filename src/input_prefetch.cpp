@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace dlink::inputs {
@@ -149,10 +150,14 @@ void Prefetch::run(Context &ctx) {
     Mapped &m = mapped[i];
     if (!m.ok)
       continue;
-    if (m.addr)
+    if (m.addr) {
       ctx.arena.make<MappedFile>(m.addr, m.size);
+      ctx.mapped_inputs.emplace_back(static_cast<const u8 *>(m.addr), m.size);
+    }
     files_.emplace(paths[i], File{m.st, {static_cast<const u8 *>(m.addr), m.addr ? m.size : 0}});
   }
+  std::sort(ctx.mapped_inputs.begin(), ctx.mapped_inputs.end(),
+            [](std::span<const u8> a, std::span<const u8> b) { return a.data() < b.data(); });
 
   // 2. What each file holds (archives: their members), in link order.
   std::vector<Unit> units;
@@ -176,6 +181,41 @@ void Prefetch::run(Context &ctx) {
     for (auto &[k, v] : u.ptx)
       ptx_.emplace(std::move(k), std::move(v));
   }
+}
+
+namespace {
+
+const size_t kPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+
+// The whole pages of [begin, end): the tail page counts where `end` is the
+// end of its mapping (the rest of that page is the mapping's too).
+void release_range(const u8 *begin, const u8 *end, const u8 *mapping_end) {
+  uintptr_t b = (reinterpret_cast<uintptr_t>(begin) + kPage - 1) & ~(kPage - 1);
+  uintptr_t e = reinterpret_cast<uintptr_t>(end);
+  e = end == mapping_end ? (e + kPage - 1) & ~(kPage - 1) : e & ~(kPage - 1);
+  if (b < e)
+    ::madvise(reinterpret_cast<void *>(b), e - b, MADV_DONTNEED);
+}
+
+} // namespace
+
+void release_input_pages(const Context &ctx) {
+  ctx.par.for_each_index(ctx.mapped_inputs.size(), [&](size_t i) {
+    std::span<const u8> m = ctx.mapped_inputs[i];
+    release_range(m.data(), m.data() + m.size(), m.data() + m.size());
+  });
+}
+
+void release_input_pages(const Context &ctx, std::span<const u8> bytes) {
+  const auto &maps = ctx.mapped_inputs; // (sorted by address)
+  auto after = std::upper_bound(maps.begin(), maps.end(), bytes.data(),
+                                [](const u8 *p, std::span<const u8> m) { return p < m.data(); });
+  if (after == maps.begin() || bytes.empty())
+    return;
+  std::span<const u8> m = *(after - 1);
+  const u8 *end = m.data() + m.size();
+  if (bytes.data() + bytes.size() <= end)
+    release_range(bytes.data(), bytes.data() + bytes.size(), end);
 }
 
 FileKind classify_file(std::string_view path, std::span<const u8> bytes) {

@@ -59,6 +59,10 @@ struct InputObject {
   std::vector<ElfSymbol> symbols;
   u32 index = 0; // position in link order
   bool prelinked = false; // written by a relocatable link (-r; check_prelinked_inputs)
+  // Whether its tkinfo note records a command line with -r, when the
+  // validation computed it (in parallel; check_prelinked_inputs then sets
+  // `prelinked`).
+  std::optional<bool> tkinfo_says_relocatable;
   InputOrigin origin;
   // The result of validate_cubin, when read_inputs already computed it (in
   // parallel, for every input): the merge then reports it in link order.
@@ -551,8 +555,11 @@ struct OutputModel {
   // dedup (prototypes: the null symbol only; the others are first_prototype's).
   std::unordered_set<const OutputSymbol *> prototype_syms, address_taken_syms;
 
-  // Notes of the inputs (ptxas tkinfo notes), in link order.
+  // Notes of the inputs (ptxas tkinfo notes, copied), in link order.
   std::vector<std::span<const u8>> input_tkinfo_notes;
+  // The architecture .note.nv.cuinfo names (output/synthetic.h
+  // lowest_cuinfo_sm; set by the merge).
+  u32 cuinfo_sm = 0;
   // .nv.compat records of the first input that had one.
   std::vector<EiRecord> compat;
   bool have_compat = false;
@@ -583,6 +590,9 @@ struct Context {
   Arena arena;
   Arch arch;
   std::vector<InputObject *> inputs;
+  // The input files mapped read-only (input_prefetch.h): clean file pages,
+  // which release_input_pages drops from the resident set between stages.
+  std::vector<std::span<const u8>> mapped_inputs;
   // Per input, per symbol index: false for functions dead-code elimination
   // removed (see dead_code.h).
   std::vector<std::vector<bool>> live_functions;

@@ -22,8 +22,10 @@
 #include "arch_format.h"
 
 #include "dead_code.h"
+#include "input_prefetch.h"
 #include "link/input_merger.h"
 #include "output_model.h"
+#include "output/synthetic.h"
 #include "relocatable.h"
 #include "validate.h"
 
@@ -151,19 +153,27 @@ void merge_inputs(Context &ctx) {
       kernel_filter(ctx).mode != KernelFilter::Mode::All && !relocatable_output(ctx);
   ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) { prepare_merge(*ctx.inputs[i]); });
   MergeBacklog backlog;
+  ctx.out.cuinfo_sm = ctx.arch.sm;
   for (InputObject *obj : ctx.inputs) {
     InputMerger merger(ctx, *obj, backlog);
+    ctx.out.cuinfo_sm = lower_cuinfo_sm(*obj, ctx.out.cuinfo_sm);
     try {
       merger.run();
     } catch (const InputError &e) {
       ctx.diag.fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
     }
+    inputs::release_input_pages(ctx, obj->bytes); // (what the output keeps is copied)
     // nvlink gives up after the first input whose merge reported errors.
     if (merger.multiple_definition_)
       ctx.diag.fatal("merge_elf failed");
   }
   // Relocations and records converted, the output sections in parallel.
   run_merge_backlog(ctx, backlog);
+  // What the validation parsed for the merge is not read again (a later
+  // section_relocs/section_records would parse it anew), and the inputs'
+  // pages are not needed any more: both go before the output grows.
+  ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) { ctx.inputs[i]->parsed = {}; });
+  inputs::release_input_pages(ctx);
   allocate_common_symbols(ctx);
   // Relocations and per-function records are kept in nvlink's list order:
   // each new entry goes to the front.

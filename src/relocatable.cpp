@@ -70,8 +70,6 @@ void place_passed_over_bank_copies(Context &ctx) {
     }
 }
 
-namespace {
-
 // Whether the input is a relocatable link's output: the first note of its
 // .note.nv.tkinfo records a command line with -r (nvlink writes its own
 // canonical command line there; ptxas and the compilers have no -r).
@@ -99,11 +97,9 @@ bool written_by_relocatable_link(const InputObject &in) {
   return false;
 }
 
-} // namespace
-
 void check_prelinked_inputs(Context &ctx) {
   for (InputObject *in : ctx.inputs) {
-    if (!written_by_relocatable_link(*in))
+    if (!(in->tkinfo_says_relocatable ? *in->tkinfo_says_relocatable : written_by_relocatable_link(*in)))
       continue;
     ctx.out.prelinked_input = true;
     in->prelinked = true;

@@ -37,6 +37,9 @@ void place_passed_over_bank_copies(Context &ctx);
 // in their tkinfo note has -r): noted (ctx.out.prelinked_input,
 // InputObject::prelinked). Runs after read_inputs, for every link.
 void check_prelinked_inputs(Context &ctx);
+// Whether `in` is a relocatable link's output (its tkinfo note's command
+// line has -r).
+bool written_by_relocatable_link(const InputObject &in);
 
 // After the merge, before the relocations: undefined symbols as nvlink
 // writes them (weak references become global, an undefined CUDA

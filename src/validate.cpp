@@ -6,6 +6,8 @@
 // reports them as corrupt instead.
 #include "validate.h"
 
+#include "input_prefetch.h"
+
 #include "dlink/reloc_types.h"
 
 #include "relocatable.h"
@@ -124,8 +126,14 @@ void precheck_inputs(Context &ctx) {
   ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) {
     InputObject &obj = *ctx.inputs[i];
     try {
+      obj.tkinfo_says_relocatable = written_by_relocatable_link(obj);
+    } catch (...) {
+      // (left to check_prelinked_inputs, which meets the same exception)
+    }
+    try {
       check_cubin(obj);
       obj.validation = InputObject::Validation::Valid;
+      inputs::release_input_pages(ctx, obj.bytes); // (parsed: its pages can go until the merge)
     } catch (const InputError &e) {
       obj.validation_error = e.what();
       obj.validation = InputObject::Validation::Invalid;

@@ -258,6 +258,14 @@ std::vector<ElfSymbol> read_symbols(const ElfFile &file, const ElfSection &symta
 std::vector<ElfReloc> read_relocs(const ElfSection &sec);
 std::vector<ElfNote> read_notes(const ElfSection &sec);
 std::string_view string_at(const ElfSection &strtab, u32 offset);
+// Copies the small sections of a file read by read_elf into `arena` and
+// points the file's sections, section names and `symbols`' names at the
+// copies: the string and symbol tables, notes, .nv.info, call graph,
+// prototype and compat sections. What is read of them later (names,
+// records, call edges) then never touches the file's bytes, whose pages the
+// linker releases once the input is merged (code and data are copied by the
+// merge).
+void copy_small_sections(ElfFile &file, std::vector<ElfSymbol> &symbols, Arena &arena);
 
 std::span<const u8> encode_symbols(Arena &arena, const std::vector<ElfSymbol> &syms);
 std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &relocs, bool rela);

@@ -150,6 +150,59 @@ std::string_view string_at(const ElfSection &strtab, u32 offset) {
   return {p, len};
 }
 
+namespace {
+
+bool is_small_section(u32 type) {
+  switch (type) {
+  case SHT_STRTAB:
+  case SHT_SYMTAB:
+  case SHT_NOTE:
+  case SHT_CUDA_INFO:
+  case SHT_CUDA_MERC_INFO:
+  case SHT_CUDA_CALLGRAPH:
+  case SHT_CUDA_PROTOTYPE:
+  case SHT_CUDA_COMPAT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+void copy_small_sections(ElfFile &file, std::vector<ElfSymbol> &symbols, Arena &arena) {
+  struct Moved {
+    const u8 *from, *to;
+    size_t size;
+  };
+  std::vector<Moved> moved;
+  for (ElfSection &sec : file.sections)
+    if (is_small_section(sec.type) && !sec.data.empty()) {
+      std::span<const u8> copy = arena.copy(sec.data);
+      moved.push_back({sec.data.data(), copy.data(), copy.size()});
+      sec.data = copy;
+    }
+  auto remap = [&](std::string_view &name) {
+    auto *p = reinterpret_cast<const u8 *>(name.data());
+    for (const Moved &m : moved)
+      if (p >= m.from && p < m.from + m.size) {
+        name = {reinterpret_cast<const char *>(m.to + (p - m.from)), name.size()};
+        return;
+      }
+  };
+  if (moved.empty())
+    return;
+  for (ElfSection &sec : file.sections)
+    remap(sec.name);
+  for (ElfSymbol &sym : symbols)
+    remap(sym.name);
+  if (file.indexed_sections) {
+    file.section_index.clear();
+    for (u32 i = 0; i < file.indexed_sections && i < file.sections.size(); i++)
+      file.section_index.emplace(file.sections[i].name, i); // the first of a name stays
+  }
+}
+
 std::vector<ElfSymbol> read_symbols(const ElfFile &file, const ElfSection &symtab) {
   if (symtab.data.size() % kSymSize)
     throw InputError("symbol table size is not a multiple of the entry size");

@@ -48,7 +48,7 @@ void InputMerger::merge_callgraph(const ElfSection &in) {
     case 3:
       if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a) &&
           weak_copy_held(ctx_, obj_, obj_.symbols[a]))
-        out.indirect_calls.emplace_back(mapped_symbol(a), string_at(strtab, static_cast<u32>(b)));
+        out.indirect_calls.emplace_back(mapped_symbol(a), ctx_.arena.save(string_at(strtab, static_cast<u32>(b))));
       break;
     case 4:
       if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a) &&
@@ -91,7 +91,7 @@ void InputMerger::merge_prototypes(const ElfSection &in) {
       first_time = out.prototype_syms.insert(sym).second;
     }
     if (first_time)
-      out.prototypes.emplace_back(sym, proto);
+      out.prototypes.emplace_back(sym, ctx_.arena.save(proto)); // (not a view of the input)
   }
 }
 
@@ -99,9 +99,11 @@ void InputMerger::merge_prototypes(const ElfSection &in) {
 void collect_prototype_strings(Context &ctx) {
   auto &list = ctx.out.prototype_strings;
   // (An empty signature is interned too: it adds a second NUL to .strtab.)
+  // (Kept in the arena, not in the input's string table: the inputs' pages
+  // are released after the merge, release_input_pages.)
   auto intern = [&](std::string_view s) {
     if (std::find(list.begin(), list.end(), s) == list.end())
-      list.push_back(s);
+      list.push_back(ctx.arena.save(s));
   };
   // Every signature string of every input, in section order: the call
   // graph's address-taken and indirect-call blocks, then .nv.prototype;

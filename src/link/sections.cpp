@@ -349,7 +349,7 @@ void InputMerger::merge_section_contents() {
       break;
     case SectionKind::Note:
       if (in.name == ".note.nv.tkinfo")
-        ctx_.out.input_tkinfo_notes.push_back(in.data);
+        ctx_.out.input_tkinfo_notes.push_back(ctx_.arena.copy(in.data)); // (not a view of the input)
       break;
     case SectionKind::StringTable:
     case SectionKind::SymbolTable:

@@ -665,10 +665,10 @@ void InputMerger::merge_local_variable(u32 i, const ElfSymbol &s) {
 // lowest EIATTR_REGCOUNT (the first on ties), whatever the link order.
 void choose_weak_definitions(Context &ctx) {
   std::map<std::string_view, std::pair<u32, u32>> best; // name -> (regs, input)
-  for (const InputObject *obj : ctx.inputs) {
+  for (InputObject *obj : ctx.inputs) {
     std::map<u32, u32> regs;
     if (const ElfSection *info = obj->elf.section_named(".nv.info"))
-      for (const EiRecord &r : parse_eiattrs(info->data))
+      for (const EiRecord &r : section_records(*obj, *info))
         if (r.attr == EIATTR_REGCOUNT && r.payload.size() >= 8)
           regs[r.payload_u32(0)] = r.payload_u32(1);
     for (u32 i = 1; i < obj->symbols.size(); i++) {

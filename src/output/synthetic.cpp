@@ -18,24 +18,21 @@ constexpr u32 kCudaToolkitVersion = 130; // 13.0
 constexpr std::array<u8, 16> kRelAction = {0x73, 0, 0, 0, 0, 0, 0, 0,
                                            0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
 
-// The architecture .note.nv.cuinfo names: the lowest of the target and of
-// the inputs' own cuinfo notes (an input from PTX written for an older
-// .target carries that target).
-u32 cuinfo_sm(const Context &ctx) {
-  u32 sm = ctx.arch.sm;
-  for (const auto &in : ctx.inputs) {
-    const ElfSection *note = in->elf.section_named(".note.nv.cuinfo");
-    if (!note || note->type != SHT_NOTE || note->data.size() < 12)
-      continue;
-    const u8 *d = note->data.data();
-    u32 namesz = read_le<u32>(d), descsz = read_le<u32>(d + 4);
-    u64 desc = 12 + align_to(namesz, 4);
-    if (descsz < 4 || desc + 4 > note->data.size() || read_le<u16>(d + desc) != 2)
-      continue;
-    sm = std::min<u32>(sm, read_le<u16>(d + desc + 2));
-  }
-  return sm;
+} // namespace
+
+u32 lower_cuinfo_sm(const InputObject &obj, u32 sm) {
+  const ElfSection *note = obj.elf.section_named(".note.nv.cuinfo");
+  if (!note || note->type != SHT_NOTE || note->data.size() < 12)
+    return sm;
+  const u8 *d = note->data.data();
+  u32 namesz = read_le<u32>(d), descsz = read_le<u32>(d + 4);
+  u64 desc = 12 + align_to(namesz, 4);
+  if (descsz < 4 || desc + 4 > note->data.size() || read_le<u16>(d + desc) != 2)
+    return sm;
+  return std::min<u32>(sm, read_le<u16>(d + desc + 2));
 }
+
+namespace {
 
 void append_note(std::vector<u8> &out, u32 type, std::span<const u8> desc) {
   constexpr std::string_view name("NVIDIA Corp\0", 12);
@@ -104,7 +101,7 @@ public:
     bytes_ = section_->data;
     u8 desc[8];
     write_le<u16>(desc, 2);
-    write_le<u16>(desc + 2, static_cast<u16>(cuinfo_sm(ctx)));
+    write_le<u16>(desc + 2, static_cast<u16>(ctx.out.cuinfo_sm));
     write_le<u32>(desc + 4, kCudaToolkitVersion);
     append_note(bytes_, 1000, desc);
   }

@@ -42,6 +42,12 @@ SyntheticSections metadata_sections(Context &ctx, const OutputLayout &layout);
 // which adds .strtab strings).
 SyntheticSections table_sections(Context &ctx, const OutputLayout &layout);
 
+// The architecture .note.nv.cuinfo names is the lowest of the target and of
+// the inputs' own cuinfo notes (an input from PTX written for an older
+// .target carries that target): `sm`, lowered to the one `obj`'s note names.
+// The merge asks it of each input as it merges it (OutputModel::cuinfo_sm).
+u32 lower_cuinfo_sm(const InputObject &obj, u32 sm);
+
 // prepare() of each in order, then size() and write() of all, in parallel.
 void write_synthetic_sections(Context &ctx, OutputLayout &layout, SyntheticSections &list);
 
