@@ -449,7 +449,7 @@ private:
       obj->symbols = std::move(parsed->symbols);
     } else {
       try {
-        obj->elf = read_elf(bytes);
+        obj->elf = read_elf(bytes, &ctx_.arena); // (small sections copied)
       } catch (const InputError &) {
         // nvlink ignores cubins whose headers point past the end of the file.
         return;
@@ -463,7 +463,6 @@ private:
         diag().fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
       }
     }
-    copy_small_sections(obj->elf, obj->symbols, ctx_.arena);
     if (by_path) {
       if (obj->elf.type != ET_REL)
         diag().fatal(fmt::format("Input file '{}' is not a relocatable cubin; linking "

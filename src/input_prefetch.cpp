@@ -293,7 +293,7 @@ void Prefetch::add_units(Context &ctx, Arena &scratch, const std::string &path,
 void Prefetch::parse_cubin(Unit &u, std::span<const u8> bytes) {
   try {
     ParsedCubin c;
-    c.elf = read_elf(bytes);
+    c.elf = read_elf(bytes, u.arena); // (small sections copied: elf.h)
     auto symtab = c.elf.find_section(".symtab");
     if (!symtab)
       return;

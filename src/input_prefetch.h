@@ -51,7 +51,7 @@ FileKind classify_file(std::string_view path, std::span<const u8> bytes);
 // the page cache, with the same bytes. The link releases an input once it
 // was checked and again once it was merged, and all of them after the
 // merge, which copies what the output keeps (the small sections, names
-// included, are copied when the input is read: elf.h copy_small_sections),
+// included, are copied when the input is read: elf.h read_elf),
 // so that the inputs do not add up in the peak resident memory.
 void release_input_pages(const Context &ctx);
 void release_input_pages(const Context &ctx, std::span<const u8> bytes);

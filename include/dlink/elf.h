@@ -221,7 +221,13 @@ void for_each_call_entry(const ElfSection &sec, bool blocks, F &&fn) {
 
 // Parses `bytes` (which must outlive the result; normally arena-owned).
 // Every offset and size is bounds-checked; malformed input throws InputError.
-ElfFile read_elf(std::span<const u8> bytes);
+// With `small_sections`, the small sections' bytes (string and symbol
+// tables, notes, .nv.info, call graph, prototype and compat sections) are
+// copied there, and the section names (and, through the copied tables, the
+// names read_symbols gives) point into the copies: names, records and call
+// edges are then read without touching `bytes`, whose pages the linker
+// releases once the input is merged (it copies code and data then).
+ElfFile read_elf(std::span<const u8> bytes, Arena *small_sections = nullptr);
 
 // True when the bytes start with an ELF header for EM_CUDA.
 bool is_cuda_elf(std::span<const u8> bytes);
@@ -258,14 +264,6 @@ std::vector<ElfSymbol> read_symbols(const ElfFile &file, const ElfSection &symta
 std::vector<ElfReloc> read_relocs(const ElfSection &sec);
 std::vector<ElfNote> read_notes(const ElfSection &sec);
 std::string_view string_at(const ElfSection &strtab, u32 offset);
-// Copies the small sections of a file read by read_elf into `arena` and
-// points the file's sections, section names and `symbols`' names at the
-// copies: the string and symbol tables, notes, .nv.info, call graph,
-// prototype and compat sections. What is read of them later (names,
-// records, call edges) then never touches the file's bytes, whose pages the
-// linker releases once the input is merged (code and data are copied by the
-// merge).
-void copy_small_sections(ElfFile &file, std::vector<ElfSymbol> &symbols, Arena &arena);
 
 std::span<const u8> encode_symbols(Arena &arena, const std::vector<ElfSymbol> &syms);
 std::span<const u8> encode_relocs(Arena &arena, const std::vector<ElfReloc> &relocs, bool rela);

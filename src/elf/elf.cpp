@@ -58,7 +58,28 @@ bool is_cuda_elf(std::span<const u8> bytes) {
          bytes[3] == 'F' && bytes[4] == 2 && read_le<u16>(&bytes[18]) == EM_CUDA;
 }
 
-ElfFile read_elf(std::span<const u8> bytes) {
+namespace {
+
+// What read_elf copies into `small_sections`.
+bool is_small_section(u32 type) {
+  switch (type) {
+  case SHT_STRTAB:
+  case SHT_SYMTAB:
+  case SHT_NOTE:
+  case SHT_CUDA_INFO:
+  case SHT_CUDA_MERC_INFO:
+  case SHT_CUDA_CALLGRAPH:
+  case SHT_CUDA_PROTOTYPE:
+  case SHT_CUDA_COMPAT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+ElfFile read_elf(std::span<const u8> bytes, Arena *small_sections) {
   if (bytes.size() < kEhdrSize || bytes[0] != 0x7f || bytes[1] != 'E' || bytes[2] != 'L' ||
       bytes[3] != 'F')
     throw InputError("not an ELF file");
@@ -102,6 +123,20 @@ ElfFile read_elf(std::span<const u8> bytes) {
       check_range(bytes, sec.offset, sec.size, "section");
       sec.data = bytes.subspan(sec.offset, sec.size);
     }
+  }
+  if (small_sections) {
+    // (One block for all of them.)
+    size_t total = 0;
+    for (const ElfSection &sec : f.sections)
+      if (is_small_section(sec.type))
+        total += sec.data.size();
+    std::span<u8> block = small_sections->alloc_uninitialized(total);
+    for (ElfSection &sec : f.sections)
+      if (is_small_section(sec.type) && !sec.data.empty()) {
+        std::memcpy(block.data(), sec.data.data(), sec.data.size());
+        sec.data = block.first(sec.data.size());
+        block = block.subspan(sec.data.size());
+      }
   }
   if (shnum) {
     if (f.shstrndx >= shnum)
@@ -150,58 +185,6 @@ std::string_view string_at(const ElfSection &strtab, u32 offset) {
   return {p, len};
 }
 
-namespace {
-
-bool is_small_section(u32 type) {
-  switch (type) {
-  case SHT_STRTAB:
-  case SHT_SYMTAB:
-  case SHT_NOTE:
-  case SHT_CUDA_INFO:
-  case SHT_CUDA_MERC_INFO:
-  case SHT_CUDA_CALLGRAPH:
-  case SHT_CUDA_PROTOTYPE:
-  case SHT_CUDA_COMPAT:
-    return true;
-  default:
-    return false;
-  }
-}
-
-} // namespace
-
-void copy_small_sections(ElfFile &file, std::vector<ElfSymbol> &symbols, Arena &arena) {
-  struct Moved {
-    const u8 *from, *to;
-    size_t size;
-  };
-  std::vector<Moved> moved;
-  for (ElfSection &sec : file.sections)
-    if (is_small_section(sec.type) && !sec.data.empty()) {
-      std::span<const u8> copy = arena.copy(sec.data);
-      moved.push_back({sec.data.data(), copy.data(), copy.size()});
-      sec.data = copy;
-    }
-  auto remap = [&](std::string_view &name) {
-    auto *p = reinterpret_cast<const u8 *>(name.data());
-    for (const Moved &m : moved)
-      if (p >= m.from && p < m.from + m.size) {
-        name = {reinterpret_cast<const char *>(m.to + (p - m.from)), name.size()};
-        return;
-      }
-  };
-  if (moved.empty())
-    return;
-  for (ElfSection &sec : file.sections)
-    remap(sec.name);
-  for (ElfSymbol &sym : symbols)
-    remap(sym.name);
-  if (file.indexed_sections) {
-    file.section_index.clear();
-    for (u32 i = 0; i < file.indexed_sections && i < file.sections.size(); i++)
-      file.section_index.emplace(file.sections[i].name, i); // the first of a name stays
-  }
-}
 
 std::vector<ElfSymbol> read_symbols(const ElfFile &file, const ElfSection &symtab) {
   if (symtab.data.size() % kSymSize)

@@ -85,6 +85,42 @@ TEST(ElfRoundTrip, ReadWriteIsByteExact) {
   }
 }
 
+// read_elf with an arena for the small sections reads the same file, and
+// what the link reads after the merge (names, the small sections' bytes)
+// then lies outside the input's bytes, whose pages are released.
+TEST(ElfRoundTrip, SmallSectionsCopiedOutOfTheInput) {
+  auto files = all_cubins();
+  ASSERT_FALSE(files.empty());
+  size_t copied = 0;
+  for (const auto &p : files) {
+    SCOPED_TRACE(rel(p));
+    auto bytes = read_bytes(p);
+    Arena arena;
+    ElfFile f = read_elf(bytes, &arena);
+    std::vector<u8> out = write_elf(f);
+    ASSERT_TRUE(out == bytes);
+    auto inside = [&](const void *q) {
+      auto *c = static_cast<const u8 *>(q);
+      return c >= bytes.data() && c < bytes.data() + bytes.size();
+    };
+    for (const ElfSection &sec : f.sections) {
+      EXPECT_FALSE(!sec.name.empty() && inside(sec.name.data())) << sec.name;
+      bool small = sec.type == SHT_STRTAB || sec.type == SHT_SYMTAB || sec.type == SHT_NOTE ||
+                   sec.type == SHT_CUDA_INFO || sec.type == SHT_CUDA_CALLGRAPH;
+      if (small && !sec.data.empty()) {
+        EXPECT_FALSE(inside(sec.data.data())) << sec.name;
+        copied++;
+      }
+      if (sec.type == SHT_SYMTAB) {
+        for (const ElfSymbol &sym : read_symbols(f, sec)) {
+          EXPECT_FALSE(!sym.name.empty() && inside(sym.name.data())) << sym.name;
+        }
+      }
+    }
+  }
+  EXPECT_GT(copied, files.size()); // (every cubin has string tables)
+}
+
 // elf_image() (the pieces the output is written from) concatenates to
 // exactly write_elf()'s bytes.
 TEST(ElfRoundTrip, ImagePiecesEqualWriteElf) {
