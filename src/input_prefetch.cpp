@@ -187,35 +187,54 @@ namespace {
 
 const size_t kPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
 
-// The whole pages of [begin, end): the tail page counts where `end` is the
-// end of its mapping (the rest of that page is the mapping's too).
-void release_range(const u8 *begin, const u8 *end, const u8 *mapping_end) {
+using PageRange = std::pair<uintptr_t, uintptr_t>;
+
+// The whole pages of [begin, end) (empty if none): the tail page counts
+// where `end` is the end of its mapping (the rest of that page is the
+// mapping's too).
+PageRange whole_pages(const u8 *begin, const u8 *end, const u8 *mapping_end) {
   uintptr_t b = (reinterpret_cast<uintptr_t>(begin) + kPage - 1) & ~(kPage - 1);
   uintptr_t e = reinterpret_cast<uintptr_t>(end);
   e = end == mapping_end ? (e + kPage - 1) & ~(kPage - 1) : e & ~(kPage - 1);
-  if (b < e)
-    ::madvise(reinterpret_cast<void *>(b), e - b, MADV_DONTNEED);
+  return b < e ? PageRange{b, e} : PageRange{0, 0};
+}
+
+// One madvise per run of adjacent ranges (consecutive mappings usually
+// are).
+void release(std::vector<PageRange> &ranges) {
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 0; i < ranges.size();) {
+    auto [b, e] = ranges[i];
+    for (i++; i < ranges.size() && ranges[i].first <= e; i++)
+      e = std::max(e, ranges[i].second);
+    if (b < e)
+      ::madvise(reinterpret_cast<void *>(b), e - b, MADV_DONTNEED);
+  }
 }
 
 } // namespace
 
 void release_input_pages(const Context &ctx) {
-  ctx.par.for_each_index(ctx.mapped_inputs.size(), [&](size_t i) {
-    std::span<const u8> m = ctx.mapped_inputs[i];
-    release_range(m.data(), m.data() + m.size(), m.data() + m.size());
-  });
+  std::vector<PageRange> ranges;
+  for (std::span<const u8> m : ctx.mapped_inputs)
+    ranges.push_back(whole_pages(m.data(), m.data() + m.size(), m.data() + m.size()));
+  release(ranges);
 }
 
-void release_input_pages(const Context &ctx, std::span<const u8> bytes) {
+void release_input_pages(const Context &ctx, std::span<const std::span<const u8>> inputs) {
   const auto &maps = ctx.mapped_inputs; // (sorted by address)
-  auto after = std::upper_bound(maps.begin(), maps.end(), bytes.data(),
-                                [](const u8 *p, std::span<const u8> m) { return p < m.data(); });
-  if (after == maps.begin() || bytes.empty())
-    return;
-  std::span<const u8> m = *(after - 1);
-  const u8 *end = m.data() + m.size();
-  if (bytes.data() + bytes.size() <= end)
-    release_range(bytes.data(), bytes.data() + bytes.size(), end);
+  std::vector<PageRange> ranges;
+  for (std::span<const u8> bytes : inputs) {
+    auto after = std::upper_bound(maps.begin(), maps.end(), bytes.data(),
+                                  [](const u8 *p, std::span<const u8> m) { return p < m.data(); });
+    if (after == maps.begin() || bytes.empty())
+      continue;
+    std::span<const u8> m = *(after - 1);
+    const u8 *end = m.data() + m.size();
+    if (bytes.data() + bytes.size() <= end)
+      ranges.push_back(whole_pages(bytes.data(), bytes.data() + bytes.size(), end));
+  }
+  release(ranges);
 }
 
 FileKind classify_file(std::string_view path, std::span<const u8> bytes) {

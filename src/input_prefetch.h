@@ -45,16 +45,16 @@ enum class FileKind {
 FileKind classify_file(std::string_view path, std::span<const u8> bytes);
 
 // Drop the pages of the mapped input files (ctx.mapped_inputs) from the
-// resident set: all of them, or the whole pages of `bytes` (one input's
-// bytes, when they lie in a mapped file). They are clean pages of read-only
-// private mappings of regular files: a later read faults them in again from
-// the page cache, with the same bytes. The link releases an input once it
-// was checked and again once it was merged, and all of them after the
-// merge, which copies what the output keeps (the small sections, names
-// included, are copied when the input is read: elf.h read_elf),
-// so that the inputs do not add up in the peak resident memory.
+// resident set: all of them, or the whole pages of some inputs' bytes (those
+// that lie in a mapped file; adjacent ones in one call). They are clean
+// pages of read-only private mappings of regular files: a later read faults
+// them in again from the page cache, with the same bytes. The merge
+// releases the inputs it took, a batch at a time, and all of them at its
+// end, when what the output keeps has been copied (the small sections,
+// names included, were copied when the input was read: elf.h read_elf), so
+// that the inputs do not add up in the peak resident memory.
 void release_input_pages(const Context &ctx);
-void release_input_pages(const Context &ctx, std::span<const u8> bytes);
+void release_input_pages(const Context &ctx, std::span<const std::span<const u8>> inputs);
 
 // The whole of a regular file, mapped (owned by `arena`), or nullopt.
 std::optional<std::span<const u8>> map_file(Arena &arena, const std::string &path);

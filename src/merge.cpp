@@ -154,6 +154,8 @@ void merge_inputs(Context &ctx) {
   ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) { prepare_merge(*ctx.inputs[i]); });
   MergeBacklog backlog;
   ctx.out.cuinfo_sm = ctx.arch.sm;
+  constexpr size_t kReleaseBatch = 64;
+  std::vector<std::span<const u8>> merged;
   for (InputObject *obj : ctx.inputs) {
     InputMerger merger(ctx, *obj, backlog);
     ctx.out.cuinfo_sm = lower_cuinfo_sm(*obj, ctx.out.cuinfo_sm);
@@ -162,7 +164,12 @@ void merge_inputs(Context &ctx) {
     } catch (const InputError &e) {
       ctx.diag.fatal(fmt::format("Corrupt input file '{}': {}", obj->name, e.what()));
     }
-    inputs::release_input_pages(ctx, obj->bytes); // (what the output keeps is copied)
+    // (What the output keeps of an input is copied once it is merged.)
+    merged.push_back(obj->bytes);
+    if (merged.size() == kReleaseBatch) {
+      inputs::release_input_pages(ctx, merged);
+      merged.clear();
+    }
     // nvlink gives up after the first input whose merge reported errors.
     if (merger.multiple_definition_)
       ctx.diag.fatal("merge_elf failed");
