@@ -48,11 +48,12 @@ FileKind classify_file(std::string_view path, std::span<const u8> bytes);
 // resident set: all of them, or the whole pages of some inputs' bytes (those
 // that lie in a mapped file; adjacent ones in one call). They are clean
 // pages of read-only private mappings of regular files: a later read faults
-// them in again from the page cache, with the same bytes. The merge
-// releases the inputs it took, a batch at a time, and all of them at its
-// end, when what the output keeps has been copied (the small sections,
-// names included, were copied when the input was read: elf.h read_elf), so
-// that the inputs do not add up in the peak resident memory.
+// them in again from the page cache, with the same bytes. The validation
+// releases the inputs it checked and the merge those it took, a group at a
+// time, and the merge all of them at its end, when what the output keeps
+// has been copied (the small sections, names included, were copied when the
+// input was read: elf.h read_elf), so that the inputs do not add up in the
+// peak resident memory.
 void release_input_pages(const Context &ctx);
 void release_input_pages(const Context &ctx, std::span<const std::span<const u8>> inputs);
 

@@ -558,7 +558,7 @@ struct OutputModel {
   // Notes of the inputs (ptxas tkinfo notes, copied), in link order.
   std::vector<std::span<const u8>> input_tkinfo_notes;
   // The architecture .note.nv.cuinfo names (output/synthetic.h
-  // lowest_cuinfo_sm; set by the merge).
+  // lower_cuinfo_sm; set by the merge).
   u32 cuinfo_sm = 0;
   // .nv.compat records of the first input that had one.
   std::vector<EiRecord> compat;

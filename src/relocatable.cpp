@@ -99,7 +99,9 @@ bool written_by_relocatable_link(const InputObject &in) {
 
 void check_prelinked_inputs(Context &ctx) {
   for (InputObject *in : ctx.inputs) {
-    if (!(in->tkinfo_says_relocatable ? *in->tkinfo_says_relocatable : written_by_relocatable_link(*in)))
+    bool relocatable = in->tkinfo_says_relocatable ? *in->tkinfo_says_relocatable
+                                                   : written_by_relocatable_link(*in);
+    if (!relocatable)
       continue;
     ctx.out.prelinked_input = true;
     in->prelinked = true;

@@ -185,7 +185,6 @@ std::string_view string_at(const ElfSection &strtab, u32 offset) {
   return {p, len};
 }
 
-
 std::vector<ElfSymbol> read_symbols(const ElfFile &file, const ElfSection &symtab) {
   if (symtab.data.size() % kSymSize)
     throw InputError("symbol table size is not a multiple of the entry size");

@@ -48,7 +48,8 @@ void InputMerger::merge_callgraph(const ElfSection &in) {
     case 3:
       if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a) &&
           weak_copy_held(ctx_, obj_, obj_.symbols[a]))
-        out.indirect_calls.emplace_back(mapped_symbol(a), ctx_.arena.save(string_at(strtab, static_cast<u32>(b))));
+        out.indirect_calls.emplace_back(mapped_symbol(a),
+                                        ctx_.arena.save(string_at(strtab, static_cast<u32>(b))));
       break;
     case 4:
       if (a < obj_.symbols.size() && is_live_function(ctx_, obj_, a) &&
