@@ -364,6 +364,19 @@ TEST(SassVerify, StackPointerLoadDroppedOnlyWhenR1Unused) {
   EXPECT_FALSE(ok(in, w));
 }
 
+// 0x402 moves a 64-bit immediate (bits 24-87) into a register pair: its byte
+// 24 is part of the immediate, not R1 (real-world hec-memtest's MOV of the
+// 64-bit constant 1 at sm_120). Written to R1, it does use R1.
+TEST(SassVerify, StackPointerLoadDroppedPastA64BitImmediateMove) {
+  Words in = kInput, w = kNvlink;
+  in[19] = {0x0000000001107402ull, 0x000fc00000000000ull}; // R16:R17 = 1
+  w[19] = in[19];
+  EXPECT_TRUE(ok(in, w));
+  in[19].first = 0x0000000001017402ull; // R1:R2 = 1
+  w[19] = in[19];
+  EXPECT_FALSE(ok(in, w));
+}
+
 TEST(SassVerify, ChangedOperandRejected) {
   Words w = kNvlink;
   w[15].first ^= u64(1) << 32;
