@@ -59,15 +59,17 @@ struct FenceStrip {
   size_t end = 0;            // input instructions before the trailing NOPs
   size_t pairs = 0;          // CTA+GPU/SYS MEMBAR pairs (one CTA MEMBAR removed each)
   size_t exit_membars = 0;   // -G: MEMBARs before an exit, removed (semantics-findings §21)
+  size_t block_fences = 0;   // padding before a lone block-scope MEMBAR (it stays)
   const char *why = "";      // Outside: what is outside the measured form
 };
 FenceStrip strip_fence_padding(std::span<const u8> code);
 
 // The capsule's part: each fence record (one per MEMBAR pair) re-encoded and
 // the check field in its last u16 updated; nullopt outside the measured form.
-// (-G: also one record per removed exit MEMBAR, `exit_membars`.)
+// (-G: also one record per removed exit MEMBAR, `exit_membars`; a lone
+// block-scope MEMBAR's padding: its record's prefix goes, `block_fences`.)
 std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> capsule, size_t pairs,
-                                                    size_t exit_membars = 0);
+                                                    size_t exit_membars = 0, size_t block_fences = 0);
 
 // -g (sm_100+): kernels compiled without -G get the debug exit sequence
 // before each EXIT (MEMBAR, 0x9ab, 0x5ab, with the EXIT's predicate), with

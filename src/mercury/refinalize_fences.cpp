@@ -326,7 +326,7 @@ std::optional<Ins> retarget_branch(Ins f, size_t i, size_t at, size_t end, NewTa
 } // namespace
 
 std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size_t pairs,
-                                                    size_t exit_membars) {
+                                                    size_t exit_membars, size_t block_fences) {
   std::vector<u8> out(in.begin(), in.end());
   size_t n = out.size();
   if (n < 8 || n % 2)
@@ -337,6 +337,21 @@ std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size
         (out[p + 2] == 1 || out[p + 2] == 2) &&
         (out[p + 3] == 0x47 || out[p + 3] == 0x49 || out[p + 3] == 0x4d || out[p + 3] == 0x4e))
       recs.push_back(p);
+  // A lone block-scope MEMBAR's record carries the prefix "d1 02", which
+  // goes with the padding: one u16 fewer, 4 units each (measured on
+  // HeCBench fpdc's seven `__threadfence_block()` and CUB's onesweep and
+  // unique-by-key kernels, two each, at sm_120: every capsule nvlink's with
+  // the prefixes deleted and the check field moved by 4 units per prefix).
+  // It reads like a SYS pair's record: only without SYS pairs beside it.
+  std::vector<size_t> prefixes;
+  if (block_fences) {
+    std::vector<size_t> gpu;
+    for (size_t p : recs)
+      (out[p + 1] == 0x02 ? prefixes : gpu).push_back(p);
+    if (prefixes.size() != block_fences)
+      return std::nullopt;
+    recs = std::move(gpu);
+  }
   if (recs.size() != pairs)
     return std::nullopt;
   // -G exit MEMBARs: "51 02 01 11" becomes "d1 01 01 11" (measured on
@@ -362,6 +377,10 @@ std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size
     out[p + 1] = 0x02;
     units += (old_word - 0x0251) >> 7; // 0x4d1: 5, 0x2d1: 1
   }
+  for (size_t p : prefixes)
+    if (p % 2)
+      return std::nullopt;
+  units += 4 * prefixes.size();
   u16 check = read_le<u16>(out.data() + n - 2);
   unsigned k = check >> 7;
   if ((check & 0x7f) != 0x50 || k < 9 || k > 16)
@@ -370,6 +389,9 @@ std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size
   u16 next = u16(0x50 | k << 7);
   out[n - 2] = u8(next);
   out[n - 1] = u8(next >> 8);
+  // The prefixes go, last first.
+  for (size_t q = prefixes.size(); q-- > 0;)
+    out.erase(out.begin() + long(prefixes[q]), out.begin() + long(prefixes[q]) + 2);
   return out;
 }
 
@@ -416,9 +438,16 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
       any = true;
       if (k - i != 4)
         outside = "padding of other than four before a MEMBAR";
+      // `__threadfence_block()`: a lone unpredicated MEMBAR with no scope
+      // bits (0x7992, operands 0) after the padding. The padding goes, the
+      // MEMBAR stays (measured: HeCBench fpdc, CUB's onesweep and
+      // unique-by-key kernels at sm_120).
+      bool block_fence = I[k].lo == 0x7992 && I[k].operands_hi() == 0 && !(k + 1 < n && is_membar(I[k + 1]));
+      if (!outside && block_fence)
+        out.block_fences++;
       // A `.release.cta` fence (the CTA MEMBAR alone): its capsule record
       // changes differently; not modelled.
-      if (!outside && k < n && !(is_cta_membar(I[k]) && k + 1 < n && is_wide_membar(I[k + 1])))
+      else if (!outside && k < n && !(is_cta_membar(I[k]) && k + 1 < n && is_wide_membar(I[k + 1])))
         outside = "padding before other than a CTA and a GPU/SYS MEMBAR";
       for (size_t j = i; j < k; j++)
         removed[j] = true;
@@ -475,9 +504,11 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
     unsigned op = f.op() & 0x1ff;
     if (op == 0x147 || op == 0x145) {
       // (A branch to a removed -G exit MEMBAR goes to the next instruction
-      // kept: gdebug_single's k2, `BRA` +0 before it, keeps offset 0.)
+      // kept: gdebug_single's k2, `BRA` +0 before it, keeps offset 0. So
+      // does a BRA or BSSY to a fence's padding: HeCBench btree's insert
+      // kernel at sm_120, two loops and two BSSY ranges that end at one.)
       auto g = retarget_branch(f, i, pos[i], end, [&](size_t t, bool bssy) -> std::optional<size_t> {
-        if (removed[t] && (bssy || !exit_membar[t]))
+        if (removed[t] && !is_pad(I[t]) && (bssy || !exit_membar[t]))
           return std::nullopt; // at a removed instruction
         return pos[t];
       });
@@ -492,8 +523,10 @@ FenceStrip strip_fence_padding(std::span<const u8> bytes) {
         if (j >= 0 && j < int64_t(n) && removed[size_t(j)])
           return outside_form("a removal inside a BSSY range");
     } else if (((f.op() & 0xff0) == 0x940 && f.op() != 0x941 && f.op() != 0x946 &&
-                f.op() != sass::op::kExit) ||
-               (f.op() & 0x1ff) == 0x158) {
+                f.op() != sass::op::kExit && f.op() != 0x942) ||
+               (f.op() & 0x1ff) == 0x158 || (f.op() & 0x1ff) == 0x149) {
+      // (BREAK, 0x942, names a convergence barrier, not a target, and moves
+      // like any instruction: HeCBench btree's insert kernel at sm_120.)
       // (0x958, a BRX form: its offset and table would move; not measured
       // here, and nothing may move past it unadjusted.)
       return outside_form("another control transfer (not measured)");
@@ -976,7 +1009,7 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
   auto cap = current_capsule(ctx, text);
   if (!cap)
     return kept(text, "no capsule");
-  auto capsule = recode_fence_capsule(*cap, st.pairs, st.exit_membars);
+  auto capsule = recode_fence_capsule(*cap, st.pairs, st.exit_membars, st.block_fences);
   if (!capsule)
     return kept(text, "capsule fence records");
 

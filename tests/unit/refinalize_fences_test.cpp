@@ -379,6 +379,24 @@ TEST(RefinalizeFences, CapsuleCheckFieldWraps) {
   EXPECT_FALSE(recode_fence_capsule(cap, 1));
 }
 
+// A lone block-scope MEMBAR (`__threadfence_block()`): its record's "d1 02"
+// prefix goes and the check field moves by 4 units per prefix (measured:
+// HeCBench fpdc at sm_120, seven prefixes, k 10 -> 14; golden case
+// refin_block_fence). Beside a device-scope pair ("d1 04", 5 units), both.
+TEST(RefinalizeFences, BlockFencePrefixDeleted) {
+  std::vector<u8> cap = {0x00, 0x00, 0xd1, 0x02, 0x01, 0x49, 0x10, 0x0a, 0xd1, 0x04, 0x01, 0x49, 0x50, 0x06};
+  auto out = recode_fence_capsule(cap, 1, 0, 1);
+  ASSERT_TRUE(out);
+  std::vector<u8> want = {0x00, 0x00, 0x01, 0x49, 0x10, 0x0a, 0x51, 0x02, 0x01, 0x49, 0xd0, 0x06};
+  EXPECT_EQ(*out, want); // k 12 -> 13 (4 + 5 units)
+  // Counts that do not match the records: left alone. A "d1 02" record
+  // reads like a system-scope pair's, so a kernel with both kinds, where
+  // prefixes and pair records cannot be told apart, is left alone too.
+  EXPECT_FALSE(recode_fence_capsule(cap, 1, 0, 2));
+  EXPECT_FALSE(recode_fence_capsule(cap, 0, 0, 2));
+  EXPECT_FALSE(recode_fence_capsule(cap, 2, 0, 1));
+}
+
 // -g on sm_100+, a kernel compiled without -G: a predicated EXIT right after
 // a producer with stall 6 or more that it does not wait on (a random
 // -lineinfo module's MUFU with stall 10, then @P0 EXIT). nvlink waits on
