@@ -374,7 +374,8 @@ struct Group {
 // Indices of the region's producers (position in `prods`), or nullopt.
 std::optional<std::vector<unsigned>> simulate(const std::vector<size_t> &prods,
                                               const std::vector<size_t> &need,
-                                              const std::vector<bool> &certain, unsigned K,
+                                              const std::vector<bool> &certain,
+                                              const std::vector<unsigned> &start, unsigned K,
                                               std::vector<size_t> *group_need) {
   std::vector<Group> pend;
   std::vector<unsigned> out;
@@ -389,14 +390,15 @@ std::optional<std::vector<unsigned>> simulate(const std::vector<size_t> &prods,
       for (const Group &g : pend)
         if (g.certain && g.need == need[k] && (!pick || g.sb < *pick))
           pick = g.sb;
-    for (unsigned s = 0; s < K && !pick; s++)
+    for (unsigned s = start[k]; s < K && !pick; s++)
       if (!(busy >> s & 1))
         pick = s;
     if (!pick) {
       // The pending index needed first at or after its own need.
       const Group *best = nullptr;
       for (const Group &g : pend)
-        if (g.need >= need[k] && (!best || g.need < best->need || (g.need == best->need && g.sb < best->sb)))
+        if (g.sb >= start[k] && g.need >= need[k] &&
+            (!best || g.need < best->need || (g.need == best->need && g.sb < best->sb)))
           best = &g;
       if (!best)
         return std::nullopt;
@@ -518,8 +520,12 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
       return fail("a read scoreboard before its end");
     if (f.wr() == 7)
       continue;
-    if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919 && f.op() != 0x9c3)
-      return fail("a producer other than LDC, LDCU, S2R, S2UR before its end");
+    // (Global and generic loads, 0x981 and 0x980, take indices from 2:
+    // real-world hec-dense-embedding's segment bounds, loaded before the
+    // loop, and quicksort's, sampling's, graphB+'s kernels at sm_100/sm_120.)
+    if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919 && f.op() != 0x9c3 && f.op() != 0x981 &&
+        f.op() != 0x980)
+      return fail("a producer other than LDC, LDCU, S2R, S2UR, LDG before its end");
     pend.push_back({prods.size(), f.wr()});
     prods.push_back(i);
     need.push_back(SIZE_MAX);
@@ -578,10 +584,14 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
     }
     return c;
   };
+  std::vector<unsigned> start(prods.size(), 0);
+  for (size_t x = 0; x < prods.size(); x++)
+    if (I[prods[x]].op() == 0x981 || I[prods[x]].op() == 0x980)
+      start[x] = 2;
   std::optional<unsigned> K;
   for (unsigned k : {5u, 6u}) {
     std::vector<size_t> wait_at;
-    auto self = prefix::simulate(prods, need, certain, k, &wait_at);
+    auto self = prefix::simulate(prods, need, certain, start, k, &wait_at);
     if (!self)
       continue;
     auto c = region_controls(prods, *self, wait_at);
@@ -605,8 +615,9 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
     return fail("a stack-pointer sharer waited on at a predicated EXIT or BRA with all six taken");
   std::vector<size_t> rest(prods.begin() + 1, prods.end()), rest_need(need.begin() + 1, need.end());
   std::vector<bool> rest_certain(certain.begin() + 1, certain.end());
+  std::vector<unsigned> rest_start(start.begin() + 1, start.end());
   std::vector<size_t> wait_at;
-  auto fresh = prefix::simulate(rest, rest_need, rest_certain, *K, &wait_at);
+  auto fresh = prefix::simulate(rest, rest_need, rest_certain, rest_start, *K, &wait_at);
   if (!fresh)
     return fail("no index to join");
   for (size_t x = 0; x < rest.size(); x++)
