@@ -375,6 +375,15 @@ TEST(SassVerify, StackPointerLoadDroppedPastA64BitImmediateMove) {
   in[19].first = 0x0000000001017402ull; // R1:R2 = 1
   w[19] = in[19];
   EXPECT_FALSE(ok(in, w));
+  // 0x482 likewise (HeCBench ntt's 0xffffffff00000001 into R18:R19).
+  in[19] = {0xff00000001127482ull, 0x000fc00008ffffffull};
+  w[19] = in[19];
+  EXPECT_TRUE(ok(in, w));
+  // 0x407 has a register in bits 24-31 and may read bits 64-71 (randomAccess'
+  // byte 64 is 1): R1 cannot be ruled out.
+  in[19] = {0xffffffffff047407ull, 0x000fc00004000001ull};
+  w[19] = in[19];
+  EXPECT_FALSE(ok(in, w));
 }
 
 TEST(SassVerify, ChangedOperandRejected) {
