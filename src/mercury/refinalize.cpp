@@ -9,8 +9,6 @@
 #include "sass_verify.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -347,14 +345,6 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
       if (!(busy >> k & 1))
         pick = int(k);
     if (pick < 0) {
-      if (getenv("DLINK_TRACE_ALLOC"))
-        fprintf(stderr, "TRACE fail x insn %#zx busy %#x s %u\n", i * 16, busy, s);
-      if (getenv("DLINK_TRACE_ALLOC"))
-        for (size_t y = 0; y < np; y++)
-          if (assign[y] >= 0 && (F.in[i].test(y) || (prods[y].insn == i && y < x) ||
-                                 (co[x].test(y) && group[y] != group[x])))
-            fprintf(stderr, "TRACE busy %#zx%s=%d via %s\n", prods[y].insn * 16, prods[y].read ? "r" : "w", assign[y],
-                    F.in[i].test(y) ? "in" : "co");
       log::debug("refinalize: no free index for the {} scoreboard at {:#x}", prods[x].read ? "read" : "write",
                  i * 16);
       return std::nullopt;
