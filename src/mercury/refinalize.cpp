@@ -333,9 +333,30 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
         busy |= 1u << assign[y];
     unsigned s = class_start(M.I[i], prods[x].read, crosses_block(M, F, x));
     int pick = -1;
-    for (unsigned k = s; k < 6 && pick < 0; k++)
+    // An index from 0 taken only by producers this one meets elsewhere (at a
+    // join or loop head), not pending at its own instruction: with 0-4 all
+    // taken so, ptxas shares the lowest of them that is not pending here
+    // rather than taking 5 (measured: HeCBench bh's BoundingBoxKernel at
+    // sm_120, a chain of `if` blocks each ending in a shared store whose read
+    // scoreboard is never waited on: the stores take 0, 1, 2, 3, 4, then 0
+    // again with 5 free; 10 real-world kernels at sm_100/sm_120 reproduced,
+    // none lost). 5 stays the last resort, as for a producer that finds 0-4
+    // pending at its own instruction (radix sort's six LDSs take 0-5).
+    unsigned top = s == 0 ? 5 : 6;
+    for (unsigned k = s; k < top && pick < 0; k++)
       if (!(busy >> k & 1))
         pick = int(k);
+    if (pick < 0 && top == 5) {
+      unsigned here = 0; // pending at this instruction
+      for (size_t y = 0; y < np; y++)
+        if (assign[y] >= 0 && (F.in[i].test(y) || (prods[y].insn == i && y < x)))
+          here |= 1u << assign[y];
+      for (unsigned k = 0; k < 5 && pick < 0; k++)
+        if (!(here >> k & 1))
+          pick = int(k);
+      if (pick < 0 && !(busy >> 5 & 1))
+        pick = 5;
+    }
     // Below the class start while the stack-pointer load's sharers hold the
     // freed index: nvlink shares an index there instead (probe q03's second
     // global load takes the first one's 2); not modelled.
