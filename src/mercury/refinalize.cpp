@@ -218,9 +218,15 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
         if (prods[y].sb == prods[x].sb && group[x] == x)
           group[x] = group[y];
       }
+    // (An instruction's write scoreboard on the index of its own read
+    // scoreboard is a share too: HeCBench hadamard's SHFLs (0xf89) with all
+    // six taken at sm_100; 4 kernels reproduced.)
     for (size_t y : M.gen[i])
-      if (y < x)
+      if (y < x) {
         busy |= 1u << prods[y].sb;
+        if (prods[y].sb == prods[x].sb && group[x] == x)
+          group[x] = group[y];
+      }
     if (group[x] != x) {
       unsigned s = class_start(I[i], prods[x].read, crosses_block(M, F, x));
       bool free_left = false;

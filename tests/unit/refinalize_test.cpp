@@ -539,3 +539,47 @@ TEST(Refinalize, OpeningRegionSharesByNeed) {
   EXPECT_TRUE(reallocate_scoreboards(code));
   EXPECT_EQ(code, bytes_of(kRegionNvlink));
 }
+
+namespace {
+
+// Controls in the high word: stall, write and read scoreboard, wait mask.
+constexpr u64 ctl(unsigned stall, unsigned wr, unsigned rd, unsigned wait) {
+  return u64(stall) << 41 | u64(wr) << 46 | u64(rd) << 49 | u64(wait) << 52;
+}
+
+// A write scoreboard on its own instruction's read scoreboard index, with
+// all six taken (HeCBench hadamard's SHFLs at sm_100): ptxas's share, which
+// the model groups like a share with a pending producer. A small kernel in
+// that shape: the stack-pointer load and five S2Rs take 0-5, a wait retires
+// 0 and 4, an S2R takes 0 again, and the SHFL finds only 4 free for its read
+// scoreboard and shares it with its write scoreboard.
+Words shfl_kernel(unsigned s2r_again, unsigned shfl, unsigned wait_a, unsigned wait_b, bool sp) {
+  Words w = {
+      {0x0000df00ff017b82ull, 0x800 | ctl(1, sp ? 0 : 7, 7, 0)},
+      {0x0000000000027919ull, 0x2100 | ctl(1, sp ? 1 : 0, 7, 0)},
+      {0x0000000000037919ull, 0x2100 | ctl(1, sp ? 2 : 1, 7, 0)},
+      {0x0000000000047919ull, 0x2100 | ctl(1, sp ? 3 : 2, 7, 0)},
+      {0x0000000000057919ull, 0x2100 | ctl(1, sp ? 4 : 3, 7, 0)},
+      {0x0000000000067919ull, 0x2100 | ctl(1, sp ? 5 : 4, 7, 0)},
+      {0x0000000503077210ull, ctl(1, 7, 7, wait_a)},
+      {0x0000000000087919ull, 0x2100 | ctl(1, s2r_again, 7, 0)},
+      {0x0000000a08097f89ull, ctl(2, shfl, shfl, 0)},
+      {0x0000000902097210ull, ctl(1, 7, 7, wait_b)},
+      {0x000000000000794dull, 0x3800000 | ctl(5, 7, 7, 0)},
+      {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
+      {0x0000000000007918ull, 0x000fc00000000000ull},
+      {0x0000000000007918ull, 0x000fc00000000000ull},
+  };
+  return w;
+}
+
+} // namespace
+
+TEST(Refinalize, WriteScoreboardSharingItsOwnReadScoreboard) {
+  // ptxas: S2Rs on 1-5, the wait retires 0 and 4, the S2R takes 0, the SHFL
+  // 4 for both. Without the stack-pointer load the S2Rs take 0-4, the wait
+  // retires 3, the S2R takes 3 and the SHFL finds 5 free.
+  std::vector<u8> code = bytes_of(shfl_kernel(0, 4, 0b010001, 0x3f, true));
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(shfl_kernel(3, 5, 0b001000, 0x3f, false)));
+}
