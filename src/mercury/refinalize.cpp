@@ -203,7 +203,8 @@ Flow pending_flow(const Model &M, bool across_back) {
 // Groups: a producer that takes a scoreboard still pending shares it.
 // nullopt for shares the model does not cover.
 std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, bool drop_first,
-                                                bool keep_pressure_shares, const char **why) {
+                                                bool keep_pressure_shares, bool same_insn_shares,
+                                                const char **why) {
   const std::vector<Insn> &I = M.I;
   const std::vector<Producer> &prods = M.prods;
   const size_t np = M.np;
@@ -224,7 +225,7 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
     for (size_t y : M.gen[i])
       if (y < x) {
         busy |= 1u << prods[y].sb;
-        if (prods[y].sb == prods[x].sb && group[x] == x)
+        if (same_insn_shares && prods[y].sb == prods[x].sb && group[x] == x)
           group[x] = group[y];
       }
     if (group[x] != x) {
@@ -418,9 +419,13 @@ void write_controls(const std::vector<Insn> &I, const std::vector<Controls> &fre
 // keep_pressure_shares: the stack-pointer load's index goes to the producers
 // that shared it (split_pressure_share), so shares for lack of a free index
 // stay as they are.
+// same_insn_shares: an instruction's write scoreboard on its own read
+// scoreboard's index is a share (off for the -g exit wait, whose
+// re-allocation of such kernels is not nvlink's: HeCBench tsne's reduce
+// kernels at sm_100).
 std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool drop_first,
                                               Interference mode, bool keep_pressure_shares = false,
-                                              const char **why = nullptr) {
+                                              const char **why = nullptr, bool same_insn_shares = true) {
   auto fail = [&](const char *w) -> std::optional<std::vector<Controls>> {
     if (why)
       *why = w;
@@ -434,7 +439,7 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
     return fail("too large"); // bounds the dataflow's memory; such kernels are kept
   Flow F = pending_flow(M, false);
   const char *share_why = "";
-  auto group = share_groups(M, F, drop_first, keep_pressure_shares, &share_why);
+  auto group = share_groups(M, F, drop_first, keep_pressure_shares, same_insn_shares, &share_why);
   if (!group)
     return fail(share_why);
   std::vector<Bits> co = interference(M, F, mode);
@@ -601,7 +606,7 @@ std::optional<bool> wait_stack_pointer_at_first_exit(std::span<u8> code) {
     return false;
   // ptxas's allocation reproduced, then allocated again with that wait.
   const char *why = "";
-  auto self = allocate(I, false, Interference::kLoopHeader, false, &why);
+  auto self = allocate(I, false, Interference::kLoopHeader, false, &why, /*same_insn_shares=*/false);
   if (!self) {
     log::debug("refinalize: -g exit wait: outside the model (self-check: {})", why);
     return std::nullopt;
@@ -612,8 +617,8 @@ std::optional<bool> wait_stack_pointer_at_first_exit(std::span<u8> code) {
       return std::nullopt;
     }
   I[e].m |= 1u << sb;
-  auto fresh = allocate(I, false, Interference::kLoopHeader, false, &why);
-  auto cross = allocate(I, false, Interference::kAcrossBackEdge);
+  auto fresh = allocate(I, false, Interference::kLoopHeader, false, &why, false);
+  auto cross = allocate(I, false, Interference::kAcrossBackEdge, false, nullptr, false);
   if (!fresh || !cross || !(*fresh == *cross)) {
     log::debug("refinalize: -g exit wait: re-allocation outside the model ({})", fresh ? "cross-check" : why);
     return std::nullopt;
