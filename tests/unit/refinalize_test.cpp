@@ -583,3 +583,48 @@ TEST(Refinalize, WriteScoreboardSharingItsOwnReadScoreboard) {
   ASSERT_TRUE(reallocate_scoreboards(code));
   EXPECT_EQ(code, bytes_of(shfl_kernel(3, 5, 0b001000, 0x3f, false)));
 }
+
+namespace {
+
+// A predicated BRA from instruction `at` to instruction `to`.
+std::pair<u64, u64> bra(size_t at, size_t to, unsigned pred) {
+  u64 field = u64((int64_t(to) - int64_t(at) - 1) * 4);
+  return {field << 16 | u64(pred) << 12 | 0x947, 0x3800000 | ctl(5, 7, 7, 0)};
+}
+
+// Two shared stores on one read scoreboard index: the first (y, 0x30) is
+// retired on the fall-through path but not on the path that branches from
+// 0x40 to the join at 0xb0; the second (x, 0x70) meets it only there, far
+// past the first leader after x (0x80). ptxas does not look that far
+// (HeCBench tsne's CUB reduce kernels): x takes y's index 0. (y is issued
+// while the S2R is pending, so the opening-region rule does not apply.)
+// Without the stack-pointer load the S2R takes 0 and y 1.
+Words far_join_kernel(bool sp) {
+  Words w = {
+      {0x0000df00ff017b82ull, 0x800 | ctl(1, sp ? 0 : 7, 7, 0)},
+      {0x0000000000027919ull, 0x2100 | ctl(2, sp ? 1 : 0, 7, 0)},
+      {0x0000000502037210ull, ctl(1, 7, 7, sp ? 0b1 : 0)},
+      {0x0000000302007388ull, ctl(1, 7, sp ? 0 : 1, 0)},
+      bra(4, 11, 0),
+      {0x0000000503057210ull, ctl(1, 7, 7, 0b11)},
+      bra(6, 8, 1),
+      {0x0000000502007388ull, ctl(1, 7, 0, 0)},
+      {0x0000000503067210ull, ctl(1, 7, 7, 0)},
+      bra(9, 11, 0),
+      {0x0000000503077210ull, ctl(1, 7, 7, 0)},
+      {0x0000000503087210ull, ctl(1, 7, 7, sp ? 0b1 : 0b11)},
+      {0x000000000000794dull, 0x3800000 | ctl(5, 7, 7, 0)},
+      {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
+      {0x0000000000007918ull, 0x000fc00000000000ull},
+      {0x0000000000007918ull, 0x000fc00000000000ull},
+  };
+  return w;
+}
+
+} // namespace
+
+TEST(Refinalize, ProducersMeetOnlyAtTheFirstLeaderAfterThem) {
+  std::vector<u8> code = bytes_of(far_join_kernel(true));
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(far_join_kernel(false)));
+}
