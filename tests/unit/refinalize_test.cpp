@@ -628,3 +628,30 @@ TEST(Refinalize, ProducersMeetOnlyAtTheFirstLeaderAfterThem) {
   ASSERT_TRUE(reallocate_scoreboards(code));
   EXPECT_EQ(code, bytes_of(far_join_kernel(false)));
 }
+
+namespace {
+
+// Five S2Rs after the stack-pointer load take 1-5; a sixth, with all six
+// pending, shares 3 (ptxas's pressure share). Without the stack-pointer load
+// an index is free for it (HeCBench's first set at sm_100/sm_120). The
+// predicated BRA at 0x10 ends the straight-line start, so the prefix rules
+// for pressure shares do not apply.
+Words share_kernel(bool sp) {
+  Words w = {{0x0000df00ff017b82ull, 0x800 | ctl(1, sp ? 0 : 7, 7, 0)}, bra(1, 2, 0)};
+  for (unsigned k = 0; k < 5; k++)
+    w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  w.push_back({0x0000000000077919ull, 0x2100 | ctl(2, sp ? 3 : 5, 7, 0)});
+  w.push_back({0x0000000503087210ull, ctl(1, 7, 7, 0x3f)});
+  w.push_back({0x000000000000794dull, 0x3800000 | ctl(5, 7, 7, 0)});
+  w.push_back({0xfffffffc00fc7947ull, 0x000fc0000383ffffull});
+  w.push_back({0x0000000000007918ull, 0x000fc00000000000ull});
+  return w;
+}
+
+} // namespace
+
+TEST(Refinalize, PressureShareWhileTheStackPointerLoadIsPendingSplits) {
+  std::vector<u8> code = bytes_of(share_kernel(true));
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(share_kernel(false)));
+}
