@@ -547,6 +547,20 @@ constexpr u64 ctl(unsigned stall, unsigned wr, unsigned rd, unsigned wait) {
   return u64(stall) << 41 | u64(wr) << 46 | u64(rd) << 49 | u64(wait) << 52;
 }
 
+// The stack-pointer load, with (ptxas) or without (nvlink) its scoreboard 0.
+std::pair<u64, u64> sp_load(bool sp) {
+  return {0x0000df00ff017b82ull, 0x800 | ctl(1, sp ? 0 : 7, 7, 0)};
+}
+
+// EXIT, the closing self-branch and two NOPs.
+Words with_tail(Words w) {
+  w.push_back({0x000000000000794dull, 0x3800000 | ctl(5, 7, 7, 0)});
+  w.push_back({0xfffffffc00fc7947ull, 0x000fc0000383ffffull});
+  w.push_back({0x0000000000007918ull, 0x000fc00000000000ull});
+  w.push_back({0x0000000000007918ull, 0x000fc00000000000ull});
+  return w;
+}
+
 // A write scoreboard on its own instruction's read scoreboard index, with
 // all six taken (HeCBench hadamard's SHFLs at sm_100): ptxas's share, which
 // the model groups like a share with a pending producer. A small kernel in
@@ -555,7 +569,7 @@ constexpr u64 ctl(unsigned stall, unsigned wr, unsigned rd, unsigned wait) {
 // scoreboard and shares it with its write scoreboard.
 Words shfl_kernel(unsigned s2r_again, unsigned shfl, unsigned wait_a, unsigned wait_b, bool sp) {
   Words w = {
-      {0x0000df00ff017b82ull, 0x800 | ctl(1, sp ? 0 : 7, 7, 0)},
+      sp_load(sp),
       {0x0000000000027919ull, 0x2100 | ctl(1, sp ? 1 : 0, 7, 0)},
       {0x0000000000037919ull, 0x2100 | ctl(1, sp ? 2 : 1, 7, 0)},
       {0x0000000000047919ull, 0x2100 | ctl(1, sp ? 3 : 2, 7, 0)},
@@ -565,12 +579,8 @@ Words shfl_kernel(unsigned s2r_again, unsigned shfl, unsigned wait_a, unsigned w
       {0x0000000000087919ull, 0x2100 | ctl(1, s2r_again, 7, 0)},
       {0x0000000a08097f89ull, ctl(2, shfl, shfl, 0)},
       {0x0000000902097210ull, ctl(1, 7, 7, wait_b)},
-      {0x000000000000794dull, 0x3800000 | ctl(5, 7, 7, 0)},
-      {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
-      {0x0000000000007918ull, 0x000fc00000000000ull},
-      {0x0000000000007918ull, 0x000fc00000000000ull},
   };
-  return w;
+  return with_tail(w);
 }
 
 } // namespace
@@ -601,7 +611,7 @@ std::pair<u64, u64> bra(size_t at, size_t to, unsigned pred) {
 // Without the stack-pointer load the S2R takes 0 and y 1.
 Words far_join_kernel(bool sp) {
   Words w = {
-      {0x0000df00ff017b82ull, 0x800 | ctl(1, sp ? 0 : 7, 7, 0)},
+      sp_load(sp),
       {0x0000000000027919ull, 0x2100 | ctl(2, sp ? 1 : 0, 7, 0)},
       {0x0000000502037210ull, ctl(1, 7, 7, sp ? 0b1 : 0)},
       {0x0000000302007388ull, ctl(1, 7, sp ? 0 : 1, 0)},
@@ -613,12 +623,8 @@ Words far_join_kernel(bool sp) {
       bra(9, 11, 0),
       {0x0000000503077210ull, ctl(1, 7, 7, 0)},
       {0x0000000503087210ull, ctl(1, 7, 7, sp ? 0b1 : 0b11)},
-      {0x000000000000794dull, 0x3800000 | ctl(5, 7, 7, 0)},
-      {0xfffffffc00fc7947ull, 0x000fc0000383ffffull},
-      {0x0000000000007918ull, 0x000fc00000000000ull},
-      {0x0000000000007918ull, 0x000fc00000000000ull},
   };
-  return w;
+  return with_tail(w);
 }
 
 } // namespace
@@ -637,15 +643,12 @@ namespace {
 // predicated BRA at 0x10 ends the straight-line start, so the prefix rules
 // for pressure shares do not apply.
 Words share_kernel(bool sp) {
-  Words w = {{0x0000df00ff017b82ull, 0x800 | ctl(1, sp ? 0 : 7, 7, 0)}, bra(1, 2, 0)};
+  Words w = {sp_load(sp), bra(1, 2, 0)};
   for (unsigned k = 0; k < 5; k++)
     w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
   w.push_back({0x0000000000077919ull, 0x2100 | ctl(2, sp ? 3 : 5, 7, 0)});
   w.push_back({0x0000000503087210ull, ctl(1, 7, 7, 0x3f)});
-  w.push_back({0x000000000000794dull, 0x3800000 | ctl(5, 7, 7, 0)});
-  w.push_back({0xfffffffc00fc7947ull, 0x000fc0000383ffffull});
-  w.push_back({0x0000000000007918ull, 0x000fc00000000000ull});
-  return w;
+  return with_tail(w);
 }
 
 } // namespace
