@@ -253,9 +253,8 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
         // Without that load an index is free there: the producer takes one
         // of its own, and the wait that retired both retires both indices
         // (HeCBench's first set at sm_100/sm_120: 7 kernels as nvlink
-        // writes them, none lost; others then differ from nvlink's code in
-        // where the split producer is waited on, as with the prefix's
-        // pressure shares, and are verified like every rewrite).
+        // writes them, none lost; 2 others become re-allocations other than
+        // nvlink's, not examined, verified like every rewrite).
         group[x] = x;
         continue;
       }
@@ -289,8 +288,8 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
   return group;
 }
 
-// Interference between producers: pending together at some point (per
-// `mode`).
+// Interference between producers (per `mode`): pending together at the first
+// leader after a producer, or everywhere without `near_meets`.
 std::vector<Bits> interference(const Model &M, const Flow &F, Interference mode, bool near_meets) {
   std::vector<Bits> co(M.np, Bits(M.np));
   auto meet = [&](const Bits &st) {
