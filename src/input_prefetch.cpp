@@ -214,12 +214,7 @@ void release(std::vector<PageRange> &ranges) {
 
 } // namespace
 
-void release_input_pages(const Context &ctx) {
-  std::vector<PageRange> ranges;
-  for (std::span<const u8> m : ctx.mapped_inputs)
-    ranges.push_back(whole_pages(m.data(), m.data() + m.size(), m.data() + m.size()));
-  release(ranges);
-}
+void release_input_pages(const Context &ctx) { release_input_pages(ctx, ctx.mapped_inputs); }
 
 void release_input_pages(const Context &ctx, std::span<const std::span<const u8>> inputs) {
   const auto &maps = ctx.mapped_inputs; // (sorted by address)
