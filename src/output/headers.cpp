@@ -28,7 +28,10 @@ void build_file_header(Context &ctx, const OutputLayout &layout) {
   for (const OutputSection *sec : layout.order)
     if (sec->name == ".note.nv.cuinfo")
       cuinfo_index = sec->index;
-  elf.flags = (cuinfo_index << 24) | (ctx.arch.sm << 8) | arch_format(ctx.arch).elf_flags_low;
+  // (The top byte holds at most 0xff: nvlink writes 0xff for a .note.nv.cuinfo
+  // at index 255 or later, e.g. index 277 in a link of 700 -lineinfo TUs,
+  // whose .nv_debug_ptx_txt.<hash> sections come before it.)
+  elf.flags = (std::min<u32>(cuinfo_index, 0xff) << 24) | (ctx.arch.sm << 8) | arch_format(ctx.arch).elf_flags_low;
 }
 
 void build_section_headers(Context &ctx, const OutputLayout &layout) {
@@ -77,12 +80,12 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
       e.link = symtab_index;
       OutputSection *text = sec->func && sec->func->section ? sec->func->section
                                                              : find_section(ctx, ".text." + std::string(sec->name.substr(9)));
-      e.info = text ? text->index : 0;
+      e.info = text ? layout.referenced_index(text) : 0;
       break;
     }
     case SectionKind::Reloc:
       e.link = symtab_index;
-      e.info = sec->target ? sec->target->index : 0;
+      e.info = sec->target ? layout.referenced_index(sec->target) : 0;
       break;
     case SectionKind::Constant:
     case SectionKind::Shared: {
@@ -91,7 +94,7 @@ void build_section_headers(Context &ctx, const OutputLayout &layout) {
       size_t dot = sec->kind == SectionKind::Shared ? 10 : sec->name.find('.', 12);
       if (dot != std::string_view::npos) {
         OutputSection *text = find_section(ctx, ".text." + std::string(sec->name.substr(dot + 1)));
-        e.info = text ? text->index : 0;
+        e.info = text ? layout.referenced_index(text) : 0;
       }
       break;
     }
