@@ -51,6 +51,23 @@ struct OutputLayout {
   // Sections whose name is stored again in .shstrtab: that entry's offset.
   std::unordered_map<const OutputSection *, u32> own_name_offset;
 
+  // -r: nvlink does not renumber a section whose own number is SHN_COMMON
+  // (0xfff2): its symbols' st_shndx and other sections' sh_info keep 0xfff2
+  // (measured on sm_90 -r links of 700 and 1,000 -lineinfo TUs:
+  // `.text.u00646_f13`, index 87,700; without -r, a 700-TU link renumbers
+  // its `.text.u00642_f25` like any other section).
+  bool common_number_kept = false;
+  bool keeps_common_number(const OutputSection *sec) const {
+    if (!common_number_kept)
+      return false;
+    auto it = creation_index.find(sec);
+    return it != creation_index.end() && it->second == SHN_COMMON;
+  }
+  // The index other sections' headers give `sec` (sh_info).
+  u32 referenced_index(const OutputSection *sec) const {
+    return keeps_common_number(sec) ? u32{SHN_COMMON} : sec->index;
+  }
+
   u32 index_of(std::string_view name) const {
     for (const OutputSection *sec : order)
       if (sec->name == name)

@@ -137,12 +137,15 @@ void order_sections(Context &ctx, OutputLayout &layout) {
       order[start[static_cast<size_t>(key(sec))]++] = sec;
   // ELF extended section numbering (docs/notes/semantics-findings.md §22).
   // nvlink numbers every section it creates, removed ones included,
-  // counting the null section, a .symtab_shndx it creates after .symtab and
-  // one more section after the skeleton: when the highest of these numbers
-  // reaches SHN_LORESERVE (0xff00) the image keeps .symtab_shndx (right
-  // after .symtab), whatever its final size. Separately, e_shnum is 0 with
-  // the count in section 0's sh_size when the highest final index reaches
-  // 0xff00 (headers.cpp). sm_100+ places its tables its own way
+  // counting the null section, a .symtab_shndx it creates after .symtab and,
+  // except with -r, one more section after the skeleton: when the highest of
+  // these numbers reaches SHN_LORESERVE (0xff00) the image keeps
+  // .symtab_shndx (right after .symtab), whatever its final size. (-r:
+  // measured on sm_90 links of 646 plain TUs and a TU of five kernels,
+  // 65,278 sections created: no table; with a __device__ variable more,
+  // 65,279: the table. The stale entries of 700-TU -r links agree.)
+  // Separately, e_shnum is 0 with the count in section 0's sh_size when the
+  // highest final index reaches 0xff00 (headers.cpp). sm_100+ places its tables its own way
   // (mercury/output.h).
   size_t symtab_pos = order.size();
   for (size_t i = 0; i < order.size(); i++)
@@ -151,7 +154,9 @@ void order_sections(Context &ctx, OutputLayout &layout) {
       break;
     }
   layout.creation_index.clear();
-  layout.extended = layout.stale_entries = out.sections.size() + 2 >= SHN_LORESERVE;
+  const u32 after_skeleton = ctx.opts.relocatable ? 0 : 1;
+  layout.extended = layout.stale_entries = out.sections.size() + 1 + after_skeleton >= SHN_LORESERVE;
+  layout.common_number_kept = layout.stale_entries && ctx.opts.relocatable;
   layout.shndx_after = symtab_pos;
   output_hooks(ctx).place_index_tables(ctx, layout);
   for (size_t i = 0; i < order.size(); i++)
@@ -159,15 +164,18 @@ void order_sections(Context &ctx, OutputLayout &layout) {
                                        (layout.family_shndx && i > layout.family_shndx_after ? 1 : 0));
   // nvlink's own number of each section: its position among every section it
   // created (removed ones included), counting the null section, the
-  // .symtab_shndx it always creates after .symtab, and one more section it
-  // creates after the skeleton (.nv.info, .nv.compat). Stale entries of
-  // .symtab_shndx hold these.
+  // .symtab_shndx it always creates after .symtab, and, except with -r, one
+  // more section it creates after the skeleton (.nv.info, .nv.compat). Stale
+  // entries of .symtab_shndx hold these. (-r: measured on sm_90 links of 700
+  // plain and 700 and 1,000 -lineinfo TUs, and of a device-function TU with
+  // 700 -lineinfo TUs after it: its .text.zz is 9, not 10.)
   // (sm_100+ numbers its own: mercury/index_tables.cpp.)
   if (layout.stale_entries && layout.creation_index.empty()) {
     const u32 skeleton_end = skeleton_section_count(out);
     layout.creation_index.reserve(out.sections.size());
     for (u32 i = 0; i < out.sections.size(); i++)
-      layout.creation_index[out.sections[i]] = i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? 1 : 0);
+      layout.creation_index[out.sections[i]] =
+          i + 1 + (i >= 3 ? 1 : 0) + (i >= skeleton_end ? after_skeleton : 0);
   }
 }
 

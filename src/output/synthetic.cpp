@@ -400,7 +400,10 @@ void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
       }
       // A section whose index is SHN_COMMON (0xfff2) keeps it in st_shndx
       // (the symbol reads as a common one) with a stale entry, as nvlink
-      // writes it.
+      // writes it; with -r, so does a section whose own number is SHN_COMMON
+      // (output_layout.h).
+      if (sym->section && layout.keeps_common_number(sym->section))
+        shndx = SHN_COMMON;
       bool x = shndx >= SHN_LORESERVE && shndx != SHN_COMMON;
       layout.xindex.push_back(x ? shndx : stale);
       if (x)
