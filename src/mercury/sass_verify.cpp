@@ -32,12 +32,17 @@ std::string at(size_t i) { return fmt::format("{:#x}", i * kInstructionSize); }
 bool is_control(const Instruction &f) { return ((f.op() & 0x1ff) >> 5) == 0xa; }
 bool is_bssy(const Instruction &f) { return (f.op() & 0x1ff) == 0x145; }
 
+// BRX (0x949): an indirect branch through a jump table in the kernel's bank.
+// The graph does not read the table: a BRX may go to any instruction of the
+// kernel, which only adds paths (and so pending producers) in both codes.
+bool is_brx(const Instruction &f) { return f.op() == 0x949; }
+
 // The control transfers the graph models: BRA (0x147 family), BSSY, BSYNC
 // (0x941), BREAK (0x942), 0x946, 0x948/0x348, the trap 0x95c, NANOSLEEP
-// (0x95d) and EXIT. CALLs and anything else in the family (RET 0x950, 0x949:
-// not decoded) are not.
+// (0x95d), BRX (0x949) and EXIT. CALLs and anything else in the family (RET
+// 0x950, the BRX form 0x958: not decoded) are not.
 bool control_known(const Instruction &f) {
-  if (!is_control(f))
+  if (!is_control(f) || is_brx(f))
     return true;
   unsigned fam = f.op() & 0x1ff;
   if (fam == 0x147 || fam == 0x145)
@@ -80,6 +85,11 @@ std::optional<std::string> analyse(Kernel &K) {
   K.preds.assign(n, {});
   for (size_t i = 0; i < n; i++) {
     const Instruction &f = K.I[i];
+    if (is_brx(f)) {
+      for (size_t j = 0; j < n; j++)
+        K.preds[j].push_back(i);
+      continue;
+    }
     if (!control_known(f))
       return fmt::format("control transfer {:#x} not modelled at {}", f.op(), at(i));
     if (f.wr() == 6 || f.rd() == 6)
@@ -165,8 +175,8 @@ bool r1_unused(const std::vector<Instruction> &I) {
     const Instruction &f = I[i];
     if (is_call(f))
       return false;
-    if (is_control(f))
-      continue; // offsets, no register operands
+    if (is_control(f) && !is_brx(f))
+      continue; // offsets, no register operands (a BRX's target register is one)
     unsigned form = f.op() >> 9 & 7;
     // 0x402 and 0x482 take a 64-bit immediate in bits 24-87, their only
     // operand besides the register (pair) of bits 16-23: measured on the
@@ -294,6 +304,12 @@ VerifyResult verify_refinalized(std::span<const u8> original, std::span<const u8
   pos[O.n] = m;
   if (m != N.n)
     return fail("instruction count does not match the removals");
+  // (With instructions removed a BRX's targets move, in its jump table,
+  // which the checker does not read.)
+  if (m != O.n)
+    for (const Instruction &f : O.I)
+      if (is_brx(f))
+        return fail("a BRX with instructions removed at " + at(size_t(&f - O.I.data())));
   inv.assign(N.n, std::nullopt);
   for (size_t k = 0; k < O.n; k++)
     if (!removed[k])

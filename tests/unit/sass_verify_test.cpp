@@ -386,6 +386,49 @@ TEST(SassVerify, StackPointerLoadDroppedPastA64BitImmediateMove) {
   EXPECT_FALSE(ok(in, w));
 }
 
+// BRX (0x949, HeCBench depixel's at sm_120: `BRX R20 -0x14`, its register
+// in bits 24-31) may go to any instruction: checked, no longer "not
+// modelled" (HeCBench merge's four mergeSinglePath kernels and jenkins-hash's
+// kernel at sm_120 are written as nvlink writes them). Its register is an
+// operand: R1 there keeps the stack-pointer load's scoreboard. With
+// instructions removed its jump table would move: rejected.
+TEST(SassVerify, IndirectBranchGoesAnywhere) {
+  const u64 brx_r2 = 0xffffffec02987949ull, brx_r1 = 0xffffffec01987949ull;
+  Words in = kInput, w = kNvlink;
+  in[16] = w[16] = {brx_r2, 0x000fea000383ffffull}; // (in place of the STG at 0x100)
+  EXPECT_TRUE(ok(in, in));
+  EXPECT_TRUE(ok(in, w));
+  in[16].first = w[16].first = brx_r1;
+  EXPECT_TRUE(ok(in, in));
+  EXPECT_FALSE(ok(in, w));
+  // Reached through the BRX, the FADD at 0xf0 may find the LDG at 0xc0
+  // pending: its wait may not move up to 0xe0, which the fall-through passes
+  // but the BRX may skip. With an IMAD at 0xd0 instead, it may.
+  Words base = kInput;
+  base[14] = {0x0000000407077c24ull, 0x000fca000f8e0200ull}; // (an IMAD, no controls)
+  auto moved_wait = [&](Words code) {
+    sass::Instruction f{code[14].first, code[14].second}, g{code[15].first, code[15].second};
+    f = f.with_controls(f.wr(), f.rd(), g.wait());
+    g = g.with_controls(g.wr(), g.rd(), 0);
+    code[14] = {f.lo, f.hi};
+    code[15] = {g.lo, g.hi};
+    return code;
+  };
+  EXPECT_TRUE(ok(base, moved_wait(base)));
+  Words branchy = base;
+  branchy[13] = {0xffffffec14987949ull, 0x000fea000383ffffull}; // BRX R20
+  EXPECT_TRUE(ok(branchy, branchy));
+  EXPECT_FALSE(ok(branchy, moved_wait(branchy)));
+  Words padded = kInput;
+  padded[16] = {brx_r2, 0x000fea000383ffffull};
+  padded.insert(padded.begin() + 17, {0x0000000000007918ull, 0x000fc00000000000ull}); // (a NOP)
+  std::vector<bool> removed(padded.size(), false);
+  removed[17] = true;
+  Words kept = padded;
+  kept.erase(kept.begin() + 17);
+  EXPECT_FALSE(sass::verify_refinalized(bytes_of(padded), bytes_of(kept), removed).ok);
+}
+
 TEST(SassVerify, ChangedOperandRejected) {
   Words w = kNvlink;
   w[15].first ^= u64(1) << 32;
