@@ -658,3 +658,30 @@ TEST(Refinalize, PressureShareWhileTheStackPointerLoadIsPendingSplits) {
   ASSERT_TRUE(reallocate_scoreboards(code));
   EXPECT_EQ(code, bytes_of(share_kernel(false)));
 }
+
+namespace {
+
+// Five S2Rs after the stack-pointer load take 1-5, a sixth takes 0, the
+// stack-pointer load's index (never waited on, so still pending), and a
+// seventh, with all six pending, shares 0 with it. Without the stack-pointer
+// load the five take 0-4, the sixth the index it freed, 5, and the seventh
+// still has none of its own: it shares 5 with the sixth (HeCBench attention's
+// blockReduce kernel and CUB's single-tile reduce kernels at sm_120: LDSs at
+// 0x3d0 and 0x3e0 on 0 in ptxas's code, on 5 in nvlink's).
+Words sp_share_kernel(bool sp) {
+  Words w = {sp_load(sp), bra(1, 2, 0)};
+  for (unsigned k = 0; k < 5; k++)
+    w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  w.push_back({0x0000000000077919ull, 0x2100 | ctl(1, sp ? 0 : 5, 7, 0)});
+  w.push_back({0x0000000000087919ull, 0x2100 | ctl(2, sp ? 0 : 5, 7, 0)});
+  w.push_back({0x0000000503097210ull, ctl(1, 7, 7, 0x3f)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, PressureShareOnTheStackPointerLoadsIndexStays) {
+  std::vector<u8> code = bytes_of(sp_share_kernel(true));
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(sp_share_kernel(false)));
+}
