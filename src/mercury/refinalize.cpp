@@ -253,9 +253,13 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       // below, so this producer still has none of its own. HeCBench
       // attention's blockReduce and CUB's single-tile reduce kernels at
       // sm_120: LDSs at 0x3d0 and 0x3e0 on ptxas's 0, on nvlink's 5; 32
-      // kernels over the three real-world sets reproduced, none lost.)
+      // kernels over the three real-world sets reproduced, none lost.) So
+      // does a read scoreboard's share: nvlink keeps it though an index is
+      // free (CUB's DeviceReduceSingleTileKernel in HeCBench tsne, ssim,
+      // laplace and logic-rewrite: the last LDG's read scoreboard on the
+      // LDC's index; 10 kernels reproduced, none lost).
       if (drop_first && !free_left && sp_pending && s == 0 && prods[x].sb != 6 &&
-          !keep_pressure_shares && !grouped_reads && group[x] != M.gen[0].back()) {
+          !keep_pressure_shares && !grouped_reads && group[x] != M.gen[0].back() && !prods[x].read) {
         // Without that load an index is free there: the producer takes one
         // of its own, and the wait that retired both retires both indices
         // (HeCBench's first set at sm_100/sm_120: 7 kernels as nvlink

@@ -685,3 +685,29 @@ TEST(Refinalize, PressureShareOnTheStackPointerLoadsIndexStays) {
   ASSERT_TRUE(reallocate_scoreboards(code));
   EXPECT_EQ(code, bytes_of(sp_share_kernel(false)));
 }
+
+namespace {
+
+// An LDC on 1 after the stack-pointer load, global loads on 2-5, and a last
+// one whose read scoreboard, with all six pending, shares the LDC's 1: the
+// wait after it retires both. Without the stack-pointer load the LDC takes 0
+// and the read scoreboard still shares it, though 1 is free: nvlink keeps a
+// read scoreboard's share (CUB's DeviceReduceSingleTileKernel in HeCBench
+// tsne, ssim, laplace and logic-rewrite at sm_100/sm_120, the LDG at 0x3ad0).
+Words read_share_kernel(bool sp) {
+  Words w = {sp_load(sp), bra(1, 2, 0), {0x0000d800ff077b82ull, 0x800 | ctl(1, sp ? 1 : 0, 7, 0)}};
+  for (unsigned k = 0; k < 4; k++)
+    w.push_back({0x0000000402087981ull | u64(k) << 16, 0x0c1e1900 | ctl(4, 2 + k, 7, 0)});
+  w.push_back({0x00000004020c7981ull, 0x0c1e1900 | ctl(2, 5, sp ? 1 : 0, 0)});
+  w.push_back({0x0000000503097210ull, ctl(4, 7, 7, sp ? 0b10 : 0b01)});
+  w.push_back({0x0000000503097210ull, ctl(1, 7, 7, 0x3c)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, ReadScoreboardPressureShareStays) {
+  std::vector<u8> code = bytes_of(read_share_kernel(true));
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(read_share_kernel(false)));
+}
