@@ -711,3 +711,27 @@ TEST(Refinalize, ReadScoreboardPressureShareStays) {
   ASSERT_TRUE(reallocate_scoreboards(code));
   EXPECT_EQ(code, bytes_of(read_share_kernel(false)));
 }
+
+namespace {
+
+// In the straight-line start, five S2Rs take 1-5 and a SHFL (0xf89) the
+// stack-pointer load's 0 with all six pending; a wait retires everything.
+// Without the stack-pointer load the S2Rs take 0-4 and the SHFL the freed 5,
+// as for an LDC or S2R sharer (HeCBench hadamard's kernels at sm_100; before,
+// a sharer other than LDCU, LDC, S2R or S2UR kept the kernel).
+Words shfl_sharer_kernel(bool sp) {
+  Words w = {sp_load(sp)};
+  for (unsigned k = 0; k < 5; k++)
+    w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  w.push_back({0x0000000a08097f89ull, ctl(2, sp ? 0 : 5, 7, 0)});
+  w.push_back({0x0000000503087210ull, ctl(1, 7, 7, 0x3f)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, ShuffleOnTheStackPointerLoadsIndexTakesTheFreedIndex) {
+  std::vector<u8> code = bytes_of(shfl_sharer_kernel(true));
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(shfl_sharer_kernel(false)));
+}
