@@ -735,3 +735,28 @@ TEST(Refinalize, ShuffleOnTheStackPointerLoadsIndexTakesTheFreedIndex) {
   ASSERT_TRUE(reallocate_scoreboards(code));
   EXPECT_EQ(code, bytes_of(shfl_sharer_kernel(false)));
 }
+
+namespace {
+
+// After the straight-line start, four LDCs take 1-4 and a fifth the
+// stack-pointer load's 0, with 5 free (ptxas's choice). Without the
+// stack-pointer load the four take 0-3 and the fifth 4 (HeCBench mask's four
+// lower/upper mask kernels at sm_120). (A predicated LDC there is still
+// outside the model: launch_params' k_lb, which nvlink does not re-finalize,
+// golden case launch_params.)
+Words ldc_sharer_kernel(bool sp) {
+  Words w = {sp_load(sp), bra(1, 2, 0)};
+  for (unsigned k = 0; k < 4; k++)
+    w.push_back({0x0000d800ff027b82ull | u64(2 + k) << 16, 0x800 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  w.push_back({0x0000d800ff077b82ull, 0x800 | ctl(2, sp ? 0 : 4, 7, 0)});
+  w.push_back({0x0000000503087210ull, ctl(1, 7, 7, 0x1f)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, LdcOnTheStackPointerLoadsIndexTakesTheFreedIndex) {
+  std::vector<u8> code = bytes_of(ldc_sharer_kernel(true));
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_EQ(code, bytes_of(ldc_sharer_kernel(false)));
+}
