@@ -642,10 +642,19 @@ namespace {
 // an index is free for it (HeCBench's first set at sm_100/sm_120). The
 // predicated BRA at 0x10 ends the straight-line start, so the prefix rules
 // for pressure shares do not apply.
-Words share_kernel(bool sp) {
-  Words w = {sp_load(sp), bra(1, 2, 0)};
+// The stack-pointer load, a predicated BRA that ends the straight-line start
+// (or none), and five S2Rs on 1-5 (0-4 without the load's scoreboard).
+Words five_s2rs(bool sp, bool branch = true) {
+  Words w = {sp_load(sp)};
+  if (branch)
+    w.push_back(bra(1, 2, 0));
   for (unsigned k = 0; k < 5; k++)
     w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  return w;
+}
+
+Words share_kernel(bool sp) {
+  Words w = five_s2rs(sp);
   w.push_back({0x0000000000077919ull, 0x2100 | ctl(2, sp ? 3 : 5, 7, 0)});
   w.push_back({0x0000000503087210ull, ctl(1, 7, 7, 0x3f)});
   return with_tail(w);
@@ -653,11 +662,7 @@ Words share_kernel(bool sp) {
 
 } // namespace
 
-TEST(Refinalize, PressureShareWhileTheStackPointerLoadIsPendingSplits) {
-  std::vector<u8> code = bytes_of(share_kernel(true));
-  ASSERT_TRUE(reallocate_scoreboards(code));
-  EXPECT_EQ(code, bytes_of(share_kernel(false)));
-}
+TEST(Refinalize, PressureShareWhileTheStackPointerLoadIsPendingSplits) { expect_rewritten_to(share_kernel(true), share_kernel(false)); }
 
 namespace {
 
@@ -669,9 +674,7 @@ namespace {
 // blockReduce kernel and CUB's single-tile reduce kernels at sm_120: LDSs at
 // 0x3d0 and 0x3e0 on 0 in ptxas's code, on 5 in nvlink's).
 Words sp_share_kernel(bool sp) {
-  Words w = {sp_load(sp), bra(1, 2, 0)};
-  for (unsigned k = 0; k < 5; k++)
-    w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  Words w = five_s2rs(sp);
   w.push_back({0x0000000000077919ull, 0x2100 | ctl(1, sp ? 0 : 5, 7, 0)});
   w.push_back({0x0000000000087919ull, 0x2100 | ctl(2, sp ? 0 : 5, 7, 0)});
   w.push_back({0x0000000503097210ull, ctl(1, 7, 7, 0x3f)});
@@ -680,11 +683,7 @@ Words sp_share_kernel(bool sp) {
 
 } // namespace
 
-TEST(Refinalize, PressureShareOnTheStackPointerLoadsIndexStays) {
-  std::vector<u8> code = bytes_of(sp_share_kernel(true));
-  ASSERT_TRUE(reallocate_scoreboards(code));
-  EXPECT_EQ(code, bytes_of(sp_share_kernel(false)));
-}
+TEST(Refinalize, PressureShareOnTheStackPointerLoadsIndexStays) { expect_rewritten_to(sp_share_kernel(true), sp_share_kernel(false)); }
 
 namespace {
 
@@ -706,11 +705,7 @@ Words read_share_kernel(bool sp) {
 
 } // namespace
 
-TEST(Refinalize, ReadScoreboardPressureShareStays) {
-  std::vector<u8> code = bytes_of(read_share_kernel(true));
-  ASSERT_TRUE(reallocate_scoreboards(code));
-  EXPECT_EQ(code, bytes_of(read_share_kernel(false)));
-}
+TEST(Refinalize, ReadScoreboardPressureShareStays) { expect_rewritten_to(read_share_kernel(true), read_share_kernel(false)); }
 
 namespace {
 
@@ -720,9 +715,7 @@ namespace {
 // as for an LDC or S2R sharer (HeCBench hadamard's kernels at sm_100; before,
 // a sharer other than LDCU, LDC, S2R or S2UR kept the kernel).
 Words shfl_sharer_kernel(bool sp) {
-  Words w = {sp_load(sp)};
-  for (unsigned k = 0; k < 5; k++)
-    w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  Words w = five_s2rs(sp, false);
   w.push_back({0x0000000a08097f89ull, ctl(2, sp ? 0 : 5, 7, 0)});
   w.push_back({0x0000000503087210ull, ctl(1, 7, 7, 0x3f)});
   return with_tail(w);
@@ -730,11 +723,7 @@ Words shfl_sharer_kernel(bool sp) {
 
 } // namespace
 
-TEST(Refinalize, ShuffleOnTheStackPointerLoadsIndexTakesTheFreedIndex) {
-  std::vector<u8> code = bytes_of(shfl_sharer_kernel(true));
-  ASSERT_TRUE(reallocate_scoreboards(code));
-  EXPECT_EQ(code, bytes_of(shfl_sharer_kernel(false)));
-}
+TEST(Refinalize, ShuffleOnTheStackPointerLoadsIndexTakesTheFreedIndex) { expect_rewritten_to(shfl_sharer_kernel(true), shfl_sharer_kernel(false)); }
 
 namespace {
 
@@ -755,8 +744,4 @@ Words ldc_sharer_kernel(bool sp) {
 
 } // namespace
 
-TEST(Refinalize, LdcOnTheStackPointerLoadsIndexTakesTheFreedIndex) {
-  std::vector<u8> code = bytes_of(ldc_sharer_kernel(true));
-  ASSERT_TRUE(reallocate_scoreboards(code));
-  EXPECT_EQ(code, bytes_of(ldc_sharer_kernel(false)));
-}
+TEST(Refinalize, LdcOnTheStackPointerLoadsIndexTakesTheFreedIndex) { expect_rewritten_to(ldc_sharer_kernel(true), ldc_sharer_kernel(false)); }
