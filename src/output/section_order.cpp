@@ -145,8 +145,8 @@ void order_sections(Context &ctx, OutputLayout &layout) {
   // 65,278 sections created: no table; with a __device__ variable more,
   // 65,279: the table. The stale entries of 700-TU -r links agree.)
   // Separately, e_shnum is 0 with the count in section 0's sh_size when the
-  // highest final index reaches 0xff00 (headers.cpp). sm_100+ places its tables its own way
-  // (mercury/output.h).
+  // highest final index reaches 0xff00 (headers.cpp). sm_100+ places its
+  // tables its own way (mercury/output.h).
   size_t symtab_pos = order.size();
   for (size_t i = 0; i < order.size(); i++)
     if (order[i]->kind == SectionKind::SymbolTable) {
