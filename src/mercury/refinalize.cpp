@@ -393,33 +393,23 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
     for (unsigned k = s; k < top && pick < 0; k++)
       if (!(busy >> k & 1))
         pick = int(k);
-    // The indices pending at this instruction (not only met elsewhere).
-    auto pending_here = [&] {
-      unsigned here = 0;
-      for (size_t y = 0; y < np; y++)
-        if (assign[y] >= 0 && (F.in[i].test(y) || (prods[y].insn == i && y < x)))
-          here |= 1u << assign[y];
-      return here;
-    };
-    if (pick < 0 && top == 5) {
-      unsigned here = pending_here();
-      for (unsigned k = 0; k < 5 && pick < 0; k++)
-        if (!(here >> k & 1))
-          pick = int(k);
-      if (pick < 0 && !(busy >> 5 & 1))
-        pick = 5;
-    }
     // The same for a global load or atomic (indices from 2) that finds 2-5
     // all taken, some only by producers met elsewhere: it shares the lowest
     // index from 2 not pending here (HeCBench mnist's fp_preact/bp kernels,
     // mmcsf's MTTKRP kernels, bm3d, graphB+ at sm_100/sm_120: loads in
     // several branches that meet at the joins; 18 kernels reproduced, none
     // lost; golden case refin_join_share_global).
-    if (pick < 0 && s > 0) {
-      unsigned here = pending_here();
-      for (unsigned k = s; k < 6 && pick < 0; k++)
+    if (pick < 0) {
+      // The indices pending at this instruction (not only met elsewhere).
+      unsigned here = 0;
+      for (size_t y = 0; y < np; y++)
+        if (assign[y] >= 0 && (F.in[i].test(y) || (prods[y].insn == i && y < x)))
+          here |= 1u << assign[y];
+      for (unsigned k = s; k < top && pick < 0; k++)
         if (!(here >> k & 1))
           pick = int(k);
+      if (pick < 0 && top == 5 && !(busy >> 5 & 1))
+        pick = 5;
     }
     // Below the class start while the stack-pointer load's sharers hold the
     // freed index: nvlink shares an index there instead (probe q03's second
