@@ -63,6 +63,7 @@ enum class Interference {
 };
 
 constexpr size_t kMaxProducers = 8192;
+constexpr size_t kNoGroup = ~size_t(0);
 constexpr size_t kMaxStateBits = size_t(1) << 26; // per dataflow vector (8 MiB)
 
 // The kernel as the allocation model sees it: its control-flow graph and its
@@ -201,14 +202,17 @@ Flow pending_flow(const Model &M, bool across_back) {
 }
 
 // Groups: a producer that takes a scoreboard still pending shares it.
-// nullopt for shares the model does not cover.
+// nullopt for shares the model does not cover. share_if_full: per producer
+// split from its share, the group it rejoins where no index is free for it
+// (kNoGroup for the others).
 std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, bool drop_first,
                                                 bool keep_pressure_shares, bool refinalization_rules,
-                                                const char **why) {
+                                                std::vector<size_t> &share_if_full, const char **why) {
   const std::vector<Insn> &I = M.I;
   const std::vector<Producer> &prods = M.prods;
   const size_t np = M.np;
   std::vector<size_t> group(np);
+  share_if_full.assign(np, kNoGroup);
   for (size_t x = 0; x < np; x++) {
     group[x] = x;
     size_t i = prods[x].insn;
@@ -265,6 +269,19 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
         // (HeCBench's first set at sm_100/sm_120: 7 kernels as nvlink
         // writes them, none lost; 2 others become re-allocations other than
         // nvlink's, not examined, verified like every rewrite).
+        group[x] = x;
+        continue;
+      }
+      // A global load's share for lack of an index from 2 is a share only
+      // while the re-allocation leaves none either: where dropping the
+      // stack-pointer load moves a pending producer below 2, the load takes
+      // the index that frees (CUB's DeviceReduceSingleTileKernel: an LDC on
+      // ptxas's 2, pending on the path past the early exit, and the LDG at
+      // 0x1b0 sharing it; nvlink's LDC is on 1 and the LDG on 5). Where 2-5
+      // stay taken, the share stays (probe x8; assign_indices).
+      if (drop_first && !free_left && sp_pending && s == 2 && !keep_pressure_shares && !grouped_reads &&
+          group[x] != M.gen[0].back() && !prods[x].read) {
+        share_if_full[x] = group[x];
         group[x] = x;
         continue;
       }
@@ -358,6 +375,7 @@ std::vector<Bits> interference(const Model &M, const Flow &F, Interference mode,
 // first from its class start; nullopt when none is free.
 std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
                                                const std::vector<size_t> &group,
+                                               const std::vector<size_t> &share_if_full,
                                                const std::vector<Bits> &co, bool drop_first,
                                                bool keep_pressure_shares) {
   const std::vector<Producer> &prods = M.prods;
@@ -393,6 +411,12 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
     for (unsigned k = s; k < top && pick < 0; k++)
       if (!(busy >> k & 1))
         pick = int(k);
+    // (A global load split from its share above shares again when 2-5 are
+    // taken here as well.)
+    if (pick < 0 && share_if_full[x] != kNoGroup && assign[share_if_full[x]] >= 0) {
+      assign[x] = assign[share_if_full[x]];
+      continue;
+    }
     // The same for a global load or atomic (indices from 2) that finds 2-5
     // all taken, some only by producers met elsewhere: it shares the lowest
     // index from 2 not pending here (HeCBench mnist's fp_preact/bp kernels,
@@ -471,11 +495,12 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
     return fail("too large"); // bounds the dataflow's memory; such kernels are kept
   Flow F = pending_flow(M, false);
   const char *share_why = "";
-  auto group = share_groups(M, F, drop_first, keep_pressure_shares, refinalization_rules, &share_why);
+  std::vector<size_t> share_if_full;
+  auto group = share_groups(M, F, drop_first, keep_pressure_shares, refinalization_rules, share_if_full, &share_why);
   if (!group)
     return fail(share_why);
   std::vector<Bits> co = interference(M, F, mode, refinalization_rules);
-  auto assign = assign_indices(M, F, *group, co, drop_first, keep_pressure_shares);
+  auto assign = assign_indices(M, F, *group, share_if_full, co, drop_first, keep_pressure_shares);
   if (!assign)
     return fail("no free index");
   // Each instruction's controls: its producers' indices and the indices of

@@ -745,3 +745,27 @@ Words ldc_sharer_kernel(bool sp) {
 } // namespace
 
 TEST(Refinalize, LdcOnTheStackPointerLoadsIndexTakesTheFreedIndex) { expect_rewritten_to(ldc_sharer_kernel(true), ldc_sharer_kernel(false)); }
+
+namespace {
+
+// After the straight-line start, five LDCs take 1-5 and a wait retires the
+// first; a global load (indices from 2) finds 2-5 pending and shares the
+// second LDC's 2. Without the stack-pointer load the LDCs take 0-4, the wait
+// frees 0, and 5 is free for the load: nvlink gives it 5 (CUB's
+// DeviceReduceSingleTileKernel in Thrust's examples and HeCBench
+// keccaktreehash at sm_100: the LDG at 0x1b0 on ptxas's 2, nvlink's 5).
+Words global_share_kernel(bool sp) {
+  Words w = {sp_load(sp), bra(1, 2, 0)};
+  for (unsigned k = 0; k < 5; k++)
+    w.push_back({0x0000d800ff027b82ull | u64(2 + k) << 16, 0x800 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  w.push_back({0x0000000503097210ull, ctl(4, 7, 7, sp ? 0b10 : 0b01)});
+  w.push_back({0x00000004020c7981ull, 0x0c1e1900 | ctl(2, sp ? 2 : 5, 7, 0)});
+  w.push_back({0x0000000503097210ull, ctl(1, 7, 7, sp ? 0x3c : 0x3e)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, GlobalLoadShareSplitsWhereTheReallocationFreesAnIndex) {
+  expect_rewritten_to(global_share_kernel(true), global_share_kernel(false));
+}
