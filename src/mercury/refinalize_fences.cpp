@@ -64,8 +64,8 @@ const std::vector<u8> kOffsetAttrs = {
     EIATTR_EXIT_INSTR_OFFSETS,         EIATTR_S2RCTAID_INSTR_OFFSETS,
     EIATTR_LD_CACHEMOD_INSTR_OFFSETS,  EIATTR_ATOM_SYS_INSTR_OFFSETS,
     EIATTR_COOP_GROUP_INSTR_OFFSETS,   EIATTR_ATOMF16_EMUL_INSTR_OFFSETS,
-    EIATTR_INT_WARP_WIDE_INSTR_OFFSETS, EIATTR_MBARRIER_INSTR_OFFSETS,
-    EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS, EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS,
+    EIATTR_INT_WARP_WIDE_INSTR_OFFSETS, EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS,
+    EIATTR_LOCAL_CTA_ASYNC_STORE_OFFSETS,
 };
 // (kind, offset) pairs.
 const std::vector<u8> kOffsetPairAttrs = {EIATTR_ANNOTATIONS};
@@ -73,6 +73,11 @@ const std::vector<u8> kOffsetPairAttrs = {EIATTR_ANNOTATIONS};
 // sm_120, each load's offset moved past the sequences before it, the mask
 // 0xfff kept).
 const std::vector<u8> kOffsetFirstPairAttrs = {EIATTR_UNUSED_LOAD_BYTE_OFFSET};
+// 16-byte entries whose first word is an offset, the other three kept
+// (measured with -g: CUB's transform kernels in Thrust's saxpy at sm_100,
+// "0x2d0 0xff 0x0 0xd0100 0x4f0 0xff 0x0 0x4010a"; glink_mbarrier, whose
+// mbarrier operations after an early return move with the code).
+const std::vector<u8> kOffsetFirstOfFourAttrs = {EIATTR_MBARRIER_INSTR_OFFSETS};
 // Records measured in re-finalized kernels that hold no code offset.
 const std::vector<u8> kPlainAttrs = {
     EIATTR_BINDLESS_TEXTURE_BANK, EIATTR_BINDLESS_SURFACE_BANK,
@@ -753,6 +758,15 @@ std::optional<std::vector<InfoRecord>> rewrite_offset_records(const OutputSectio
           return std::nullopt;
         write_le<u32>(r.payload.data() + k, u32(*o));
       }
+    } else if (contains(kOffsetFirstOfFourAttrs, r.attr)) {
+      if (r.payload.size() % 16)
+        return std::nullopt;
+      for (size_t k = 0; k < r.payload.size(); k += 16) {
+        auto o = map(read_le<u32>(r.payload.data() + k));
+        if (!o)
+          return std::nullopt;
+        write_le<u32>(r.payload.data() + k, u32(*o));
+      }
     } else if (r.attr == EIATTR_INDIRECT_BRANCH_TARGETS) {
       // Groups (BRX offset, 0, n, n target offsets): kept as they are where
       // none of them moves (measured: empty_rela_constant2 with -g).
@@ -791,7 +805,8 @@ std::optional<std::vector<InfoRecord>> rewrite_offset_records(const OutputSectio
   }
   for (const InfoRecord &r : info.tail_records)
     if (contains(kOffsetAttrs, r.attr) || contains(kOffsetPairAttrs, r.attr) ||
-        contains(kOffsetFirstPairAttrs, r.attr) || !contains(kPlainAttrs, r.attr))
+        contains(kOffsetFirstPairAttrs, r.attr) || contains(kOffsetFirstOfFourAttrs, r.attr) ||
+        !contains(kPlainAttrs, r.attr))
       return std::nullopt;
   return records;
 }
