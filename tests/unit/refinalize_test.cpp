@@ -769,3 +769,29 @@ Words global_share_kernel(bool sp) {
 TEST(Refinalize, GlobalLoadShareSplitsWhereTheReallocationFreesAnIndex) {
   expect_rewritten_to(global_share_kernel(true), global_share_kernel(false));
 }
+
+namespace {
+
+// In the straight-line start, four S2Rs take 1-4 and an LDCU the
+// stack-pointer load's 0 with 5 free; nothing waits on 0 before the
+// predicated BRA that ends the start, which waits on the fourth S2R. Without
+// the stack-pointer load the S2Rs take 0-3, the LDCU 4, and the BRA waits on
+// both (llm.c's layernorm_forward, mean_kernel and rstd_kernel at sm_120: the
+// LDCU at 0x80, waited at the @P0 BRA at 0xe0).
+Words unwaited_sharer_kernel(bool sp) {
+  Words w = {sp_load(sp)};
+  for (unsigned k = 0; k < 4; k++)
+    w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  w.push_back({0x00007200ff0677acull, 0x8000800ull | ctl(2, sp ? 0 : 4, 7, 0)});
+  std::pair<u64, u64> b = bra(6, 7, 0);
+  b.second |= ctl(0, 7, 7, sp ? 0b10000 : 0b11000);
+  w.push_back(b);
+  w.push_back({0x0000000503087210ull, ctl(1, 7, 7, sp ? 0b01111 : 0b00111)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, StackPointerSharerNothingWaitsOnIsWaitedAtTheBranch) {
+  expect_rewritten_to(unwaited_sharer_kernel(true), unwaited_sharer_kernel(false));
+}
