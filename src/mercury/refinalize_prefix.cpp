@@ -175,10 +175,14 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   size_t n = I.size();
   std::vector<size_t> &sp_sharers = sh.at;
   const bool sharer_with_5_free = sh.with_5_free;
-  // A share for lack of a free index before the first of them gets the
-  // freed index in nvlink's allocation, and they share it (probe s22); not
-  // modelled.
-  if (cand && *cand < sp_sharers.front())
+  // An LDCU's share for lack of a free index before the first of them gets
+  // the freed index in nvlink's allocation, and they share it (probe s22);
+  // not modelled. Another producer's share there stays a share, and the
+  // sharers take the freed index as below (llm.c's
+  // softmax_autoregressive_backward_kernel7 at sm_100: the S2UR at 0xa0
+  // keeps sharing the LDCU at 0x90's index, the S2R at 0xb0 takes 5; 9
+  // kernels more as nvlink writes them over the real-world sets, none lost).
+  if (cand && *cand < sp_sharers.front() && I[*cand].op() == 0x7ac)
     return std::nullopt;
   // With index 5 free at a sharer, nvlink gives a single sharer an index
   // of its own (the one the stack-pointer load frees), waited on where the

@@ -795,3 +795,27 @@ Words unwaited_sharer_kernel(bool sp) {
 TEST(Refinalize, StackPointerSharerNothingWaitsOnIsWaitedAtTheBranch) {
   expect_rewritten_to(unwaited_sharer_kernel(true), unwaited_sharer_kernel(false));
 }
+
+namespace {
+
+// In the straight-line start, five S2Rs take 1-5, an S2UR shares 5 with all
+// six pending, and an S2R takes the stack-pointer load's 0. Without the
+// stack-pointer load the S2Rs take 0-4, the S2UR keeps sharing the fifth's
+// index (4), and the last S2R takes the freed 5, waited on where the
+// stack-pointer load was (llm.c's softmax_autoregressive_backward_kernel7 at
+// sm_100: the S2UR at 0xa0 and the S2R at 0xb0).
+Words share_before_sharer_kernel(bool sp) {
+  Words w = five_s2rs(sp, false);
+  w.push_back({0x00000000000779c3ull, 0x2600 | ctl(1, sp ? 5 : 4, 7, 0)});
+  w.push_back({0x0000000000087919ull, 0x2500 | ctl(1, sp ? 0 : 5, 7, 0)});
+  w.push_back({0x0000000503097210ull, ctl(1, 7, 7, sp ? 0b100000 : 0b010000)});
+  w.push_back({0x0000000503097210ull, ctl(1, 7, 7, sp ? 0b000001 : 0b100000)});
+  w.push_back({0x0000000503097210ull, ctl(1, 7, 7, sp ? 0b011110 : 0b001111)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, ShareBeforeTheStackPointerSharerStays) {
+  expect_rewritten_to(share_before_sharer_kernel(true), share_before_sharer_kernel(false));
+}
