@@ -642,14 +642,24 @@ namespace {
 // an index is free for it (HeCBench's first set at sm_100/sm_120). The
 // predicated BRA at 0x10 ends the straight-line start, so the prefix rules
 // for pressure shares do not apply.
+// `count` producers after the stack-pointer load on 1, 2, ... (0, 1, ...
+// without the load's scoreboard): the words `lo` (the k-th writing register
+// 2 + k) and `hi`, stall 1.
+void push_shifted(Words &w, bool sp, unsigned count, u64 lo, u64 hi) {
+  for (unsigned k = 0; k < count; k++)
+    w.push_back({lo | u64(2 + k) << 16, hi | ctl(1, sp ? 1 + k : k, 7, 0)});
+}
+
+constexpr u64 kS2r = 0x0000000000007919ull, kS2rHi = 0x2100;
+constexpr u64 kLdc = 0x0000d800ff027b82ull, kLdcHi = 0x800;
+
 // The stack-pointer load, a predicated BRA that ends the straight-line start
 // (or none), and five S2Rs on 1-5 (0-4 without the load's scoreboard).
 Words five_s2rs(bool sp, bool branch = true) {
   Words w = {sp_load(sp)};
   if (branch)
     w.push_back(bra(1, 2, 0));
-  for (unsigned k = 0; k < 5; k++)
-    w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  push_shifted(w, sp, 5, kS2r, kS2rHi);
   return w;
 }
 
@@ -735,8 +745,7 @@ namespace {
 // golden case launch_params.)
 Words ldc_sharer_kernel(bool sp) {
   Words w = {sp_load(sp), bra(1, 2, 0)};
-  for (unsigned k = 0; k < 4; k++)
-    w.push_back({0x0000d800ff027b82ull | u64(2 + k) << 16, 0x800 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  push_shifted(w, sp, 4, kLdc, kLdcHi);
   w.push_back({0x0000d800ff077b82ull, 0x800 | ctl(2, sp ? 0 : 4, 7, 0)});
   w.push_back({0x0000000503087210ull, ctl(1, 7, 7, 0x1f)});
   return with_tail(w);
@@ -756,8 +765,7 @@ namespace {
 // keccaktreehash at sm_100: the LDG at 0x1b0 on ptxas's 2, nvlink's 5).
 Words global_share_kernel(bool sp) {
   Words w = {sp_load(sp), bra(1, 2, 0)};
-  for (unsigned k = 0; k < 5; k++)
-    w.push_back({0x0000d800ff027b82ull | u64(2 + k) << 16, 0x800 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  push_shifted(w, sp, 5, kLdc, kLdcHi);
   w.push_back({0x0000000503097210ull, ctl(4, 7, 7, sp ? 0b10 : 0b01)});
   w.push_back({0x00000004020c7981ull, 0x0c1e1900 | ctl(2, sp ? 2 : 5, 7, 0)});
   w.push_back({0x0000000503097210ull, ctl(1, 7, 7, sp ? 0x3c : 0x3e)});
@@ -780,8 +788,7 @@ namespace {
 // LDCU at 0x80, waited at the @P0 BRA at 0xe0).
 Words unwaited_sharer_kernel(bool sp) {
   Words w = {sp_load(sp)};
-  for (unsigned k = 0; k < 4; k++)
-    w.push_back({0x0000000000007919ull | u64(2 + k) << 16, 0x2100 | ctl(1, sp ? 1 + k : k, 7, 0)});
+  push_shifted(w, sp, 4, kS2r, kS2rHi);
   w.push_back({0x00007200ff0677acull, 0x8000800ull | ctl(2, sp ? 0 : 4, 7, 0)});
   std::pair<u64, u64> b = bra(6, 7, 0);
   b.second |= ctl(0, 7, 7, sp ? 0b10000 : 0b11000);
