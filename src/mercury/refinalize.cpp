@@ -262,26 +262,21 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       // free (CUB's DeviceReduceSingleTileKernel in HeCBench tsne, ssim,
       // laplace and logic-rewrite: the last LDG's read scoreboard on the
       // LDC's index; 10 kernels reproduced, none lost).
-      if (drop_first && !free_left && sp_pending && s == 0 && prods[x].sb != 6 &&
+      if (drop_first && !free_left && sp_pending && (s == 0 || s == 2) && prods[x].sb != 6 &&
           !keep_pressure_shares && !grouped_reads && group[x] != M.gen[0].back() && !prods[x].read) {
         // Without that load an index is free there: the producer takes one
         // of its own, and the wait that retired both retires both indices
         // (HeCBench's first set at sm_100/sm_120: 7 kernels as nvlink
         // writes them, none lost; 2 others become re-allocations other than
         // nvlink's, not examined, verified like every rewrite).
-        group[x] = x;
-        continue;
-      }
-      // A global load's share for lack of an index from 2 is a share only
-      // while the re-allocation leaves none either: where dropping the
-      // stack-pointer load moves a pending producer below 2, the load takes
-      // the index that frees (CUB's DeviceReduceSingleTileKernel: an LDC on
-      // ptxas's 2, pending on the path past the early exit, and the LDG at
-      // 0x1b0 sharing it; nvlink's LDC is on 1 and the LDG on 5). Where 2-5
-      // stay taken, the share stays (probe x8; assign_indices).
-      if (drop_first && !free_left && sp_pending && s == 2 && !keep_pressure_shares && !grouped_reads &&
-          group[x] != M.gen[0].back() && !prods[x].read) {
-        share_if_full[x] = group[x];
+        // A global load (indices from 2) gets one only where dropping the
+        // load moves a pending producer below 2 (CUB's
+        // DeviceReduceSingleTileKernel: an LDC on ptxas's 2, pending on the
+        // path past the early exit, and the LDG at 0x1b0 sharing it; nvlink's
+        // LDC is on 1 and the LDG on 5); where 2-5 stay taken, the share
+        // stays (probe x8; assign_indices).
+        if (s == 2)
+          share_if_full[x] = group[x];
         group[x] = x;
         continue;
       }
