@@ -16,6 +16,7 @@
 #include "mercury/refinalize.h"
 #include "mercury/relocatable_link.h"
 #include "nv_info.h"
+#include "pass_timer.h"
 #include "registration.h"
 #include "relocatable.h"
 #include "reloc/relocate.h"
@@ -28,7 +29,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 namespace dlink {
@@ -134,34 +134,12 @@ int finish_after_errors(Context &ctx) {
   return finish(ctx);
 }
 
-// The process's resident memory now, the part of it that is mapped files
-// (the inputs, the executable and its libraries) and the peak, in MiB
-// (Linux: /proc/self/status VmRSS, RssFile and VmHWM; 0 where unknown).
-struct Resident {
-  double now = 0, peak = 0, file = 0;
-};
-Resident resident_memory() {
-  Resident r;
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    double *to = line.starts_with("VmRSS:")     ? &r.now
-                 : line.starts_with("VmHWM:")   ? &r.peak
-                 : line.starts_with("RssFile:") ? &r.file
-                                                : nullptr;
-    if (to)
-      *to = std::strtod(line.c_str() + line.find(':') + 1, nullptr) / 1024.0; // kB
-  }
-  return r;
-}
-
 // Runs the stages by name; with --dlink-time-passes or DLINK_LOG=debug it
 // prints one line per stage with its wall time and the resident memory after
 // it (stderr), and the total. Off, a stage costs one test of a flag.
 class Passes {
 public:
-  explicit Passes(Context &ctx)
-      : ctx_(ctx), timed_(ctx.opts.dlink_time_passes || log::enabled(log::Level::Debug)) {
+  explicit Passes(Context &ctx) : ctx_(ctx), timed_(timing_enabled(ctx)) {
     if (timed_)
       start_ = Clock::now();
   }
@@ -169,7 +147,7 @@ public:
   Passes &operator=(const Passes &) = delete;
   ~Passes() {
     if (timed_)
-      report("total", start_);
+      report_timing("total", since(start_));
   }
 
   void operator()(std::string_view name, void (*stage)(Context &)) {
@@ -179,20 +157,13 @@ public:
     }
     Clock::time_point t = Clock::now();
     stage(ctx_);
-    report(name, t);
+    report_timing(name, since(t));
   }
 
 private:
   using Clock = std::chrono::steady_clock;
-  void report(std::string_view name, Clock::time_point since) const {
-    double ms = std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-    Resident mem = resident_memory();
-    if (log::enabled(log::Level::Debug))
-      log::debug("pass {:<22} {:10.3f} ms  rss {:7.1f} MiB (files {:6.1f})  peak {:7.1f} MiB", name, ms,
-                 mem.now, mem.file, mem.peak);
-    else
-      fmt::print(stderr, "dlink: pass {:<22} {:10.3f} ms  rss {:7.1f} MiB (files {:6.1f})  peak {:7.1f} MiB\n",
-                 name, ms, mem.now, mem.file, mem.peak);
+  static double since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
   }
   Context &ctx_;
   bool timed_;

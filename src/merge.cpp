@@ -26,6 +26,7 @@
 #include "link/input_merger.h"
 #include "output_model.h"
 #include "output/synthetic.h"
+#include "pass_timer.h"
 #include "relocatable.h"
 #include "validate.h"
 
@@ -139,6 +140,7 @@ void validate_inputs(Context &ctx) {
 }
 
 void merge_inputs(Context &ctx) {
+  StepTimer timer(ctx, "merge_inputs");
   // Most input sections and symbols become output ones: size the name
   // tables once instead of rehashing them as they grow.
   size_t sections = 0, symbols = 0;
@@ -152,6 +154,7 @@ void merge_inputs(Context &ctx) {
   ctx.out.constant_bank.enabled =
       kernel_filter(ctx).mode != KernelFilter::Mode::All && !relocatable_output(ctx);
   ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) { prepare_merge(*ctx.inputs[i]); });
+  timer.step("prepare");
   MergeBacklog backlog;
   ctx.out.cuinfo_sm = ctx.arch.sm;
   constexpr size_t kReleaseBatch = 64;
@@ -174,13 +177,16 @@ void merge_inputs(Context &ctx) {
     if (merger.multiple_definition_)
       ctx.diag.fatal("merge_elf failed");
   }
+  timer.step("inputs");
   // Relocations and records converted, the output sections in parallel.
   run_merge_backlog(ctx, backlog);
+  timer.step("conversions");
   // What the validation parsed for the merge is not read again (a later
   // section_relocs/section_records would parse it anew), and the inputs'
   // pages are not needed any more: both go before the output grows.
   ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) { ctx.inputs[i]->parsed = {}; });
   inputs::release_input_pages(ctx);
+  timer.step("release");
   allocate_common_symbols(ctx);
   // Relocations and per-function records are kept in nvlink's list order:
   // each new entry goes to the front.
@@ -197,6 +203,7 @@ void merge_inputs(Context &ctx) {
     }
     sec->tail_records.clear();
   }
+  timer.step("order");
 }
 
 } // namespace dlink

@@ -12,6 +12,7 @@
 #include "output/sections.h"
 #include "output/synthetic.h"
 #include "relocatable.h"
+#include "pass_timer.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -24,11 +25,14 @@
 namespace dlink {
 
 void write_output(Context &ctx) {
+  StepTimer timer(ctx, "write_output");
   OutputLayout layout;
   drop_empty_sections(ctx);
   order_sections(ctx, layout);
   order_symbols(ctx, layout);
+  timer.step("order");
   build_string_tables(ctx, layout);
+  timer.step("strings");
 
   // Section bytes: the metadata (which adds .strtab strings), then the
   // tables.
@@ -36,8 +40,10 @@ void write_output(Context &ctx) {
   SyntheticSections tables = table_sections(ctx, layout);
   for (auto &t : tables)
     synthetic.push_back(std::move(t));
+  timer.step("prepare_tables");
   write_synthetic_sections(ctx, layout, synthetic);
   output_hooks(ctx).patch_sections(ctx, layout);
+  timer.step("tables");
 
   build_file_header(ctx, layout);
   build_section_headers(ctx, layout);
@@ -45,6 +51,7 @@ void write_output(Context &ctx) {
     assign_offsets(ctx.output_elf, OffsetStyle::Linker, output_hooks(ctx).shared_offset_rule()); // (no program headers)
   else
     build_program_headers(ctx, ctx.output_elf, layout.order);
+  timer.step("headers");
 }
 
 namespace {

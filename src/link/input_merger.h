@@ -37,12 +37,22 @@ struct DeferredConversion {
   bool bank_tail = false; // FunctionRecords: sm_100+ parameter-bank records go last
 };
 
-struct MergeBacklog {
-  std::vector<DeferredConversion> jobs;
+// The bytes of an input's code section, placed at `offset` of `out` (whose
+// size already counts them): copied after the merge, in parallel. Nothing
+// reads code bytes during the merge.
+struct DeferredCopy {
+  OutputSection *out = nullptr;
+  u64 offset = 0;
+  std::span<const u8> bytes;
 };
 
-// Runs the queue (records.cpp): the jobs of each output section in queue
-// order, appending to it; the sections at once.
+struct MergeBacklog {
+  std::vector<DeferredConversion> jobs;
+  std::vector<DeferredCopy> copies;
+};
+
+// Runs the queue (records.cpp): the code bytes first, then the jobs of each
+// output section in queue order, appending to it; the sections at once.
 void run_merge_backlog(const Context &ctx, MergeBacklog &backlog);
 
 // Where input offset `offset` of section `i` ended up (relative to the

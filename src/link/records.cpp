@@ -15,6 +15,7 @@
 #include "validate.h"
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 
 namespace dlink {
@@ -381,7 +382,33 @@ static void run_deferred_conversion(const Context &ctx, const DeferredConversion
   }
 }
 
+// The code bytes the merge placed (DeferredCopy): each output section's
+// pieces in merge order, the gaps between them zero, the sections at once.
+static void copy_code_bytes(const Context &ctx, std::vector<DeferredCopy> &copies) {
+  // (Each section's pieces brought together, in merge order; the order of
+  // the sections does not matter.)
+  std::stable_sort(copies.begin(), copies.end(), [](const DeferredCopy &a, const DeferredCopy &b) {
+    return std::less<const OutputSection *>()(a.out, b.out);
+  });
+  std::vector<size_t> starts; // (each section's first piece)
+  for (size_t i = 0; i < copies.size(); i++)
+    if (i == 0 || copies[i].out != copies[i - 1].out)
+      starts.push_back(i);
+  starts.push_back(copies.size());
+  ctx.par.for_each_index(starts.size() - 1, [&](size_t g) {
+    OutputSection *out = copies[starts[g]].out;
+    const DeferredCopy &last = copies[starts[g + 1] - 1];
+    out->data.reserve(last.offset + last.bytes.size());
+    for (size_t i = starts[g]; i < starts[g + 1]; i++) {
+      out->data.resize(copies[i].offset, 0);
+      out->data.insert(out->data.end(), copies[i].bytes.begin(), copies[i].bytes.end());
+    }
+  }, 8);
+  copies.clear();
+}
+
 void run_merge_backlog(const Context &ctx, MergeBacklog &backlog) {
+  copy_code_bytes(ctx, backlog.copies);
   // One task per output section, its jobs in queue order: no two tasks
   // touch one section, and each section's entries come in merge order.
   std::vector<std::vector<const DeferredConversion *>> groups;

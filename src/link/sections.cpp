@@ -118,7 +118,10 @@ void InputMerger::append_data(OutputSection *out, u32 i) {
   // relocatable_second_stage_padded_part, relocatable_debug_shared_padding.)
   const bool debug_shared_sum = relocatable_output(ctx_) && out->kind == SectionKind::DebugShared;
   u64 offset = debug_shared_sum ? out->size : align_to(out->size, align);
-  if (out->has_file_data()) {
+  if (out->has_file_data() && out->kind == SectionKind::Text) {
+    backlog_.copies.push_back({out, offset, in.data}); // (copied by run_merge_backlog)
+    out->size = offset + in.data.size();
+  } else if (out->has_file_data()) {
     out->data.resize(offset, 0);
     std::optional<std::vector<u8>> edited;
     if (out->kind == SectionKind::Debug)
