@@ -96,10 +96,15 @@ struct InputObject {
   };
   std::map<u32, std::vector<KeptRange>> kept_ranges;
   // What the merge asks of this input alone, prepared for every input at
-  // once before it (prepare_merge, merge.cpp): sorted names.
+  // once before it (prepare_merge, merge.cpp); dropped after the merge.
   struct MergePrep {
-    std::vector<std::string_view> local_function_sections; // ".text.<f>" of local functions
-    std::vector<std::string_view> repeated_section_names;  // held by several sections (-r outputs)
+    std::vector<std::string_view> local_function_sections; // ".text.<f>" of local functions (sorted)
+    std::vector<std::string_view> repeated_section_names;  // held by several sections (-r outputs; sorted)
+    NameMap<u32> function_definitions; // a defined function's name: its first symbol
+    // Per section: the defined function its name is for (".text.<f>",
+    // ".nv.info.<f>", ".nv.constant0.<f>", ".nv.constant2.<f>",
+    // ".nv.shared.<f>"), 0 if none (InputMerger::is_dead_section).
+    std::vector<u32> named_function;
     static bool has(const std::vector<std::string_view> &names, std::string_view name) {
       return !names.empty() && std::binary_search(names.begin(), names.end(), name);
     }

@@ -65,6 +65,34 @@ static void prepare_merge(InputObject &obj) {
     if (names[i] == names[i - 1])
       prep.repeated_section_names.push_back(names[i]);
   sorted_unique(prep.repeated_section_names);
+  // The functions defined here, and the sections named after one.
+  for (u32 k = 1; k < obj.symbols.size(); k++)
+    if (obj.symbols[k].type() == STT_FUNC && obj.symbols[k].shndx != SHN_UNDEF)
+      prep.function_definitions.try_emplace(obj.symbols[k].name, k);
+  prep.named_function.assign(obj.elf.sections.size(), 0);
+  for (u32 i = 0; i < obj.elf.sections.size(); i++) {
+    std::string_view name = obj.elf.sections[i].name;
+    std::string_view fn;
+    switch (classify_section(name, obj.elf.sections[i].type)) {
+    case SectionKind::Text:
+      fn = name.substr(6);
+      break;
+    case SectionKind::FunctionInfo:
+      fn = name.substr(9);
+      break;
+    case SectionKind::Constant: // (a kernel's parameter bank, a function's own bank)
+      if (name.starts_with(".nv.constant0.") || name.starts_with(".nv.constant2."))
+        fn = name.substr(14);
+      break;
+    case SectionKind::Shared:
+      fn = name.substr(11);
+      break;
+    default:
+      continue;
+    }
+    if (auto it = prep.function_definitions.find(fn); it != prep.function_definitions.end())
+      prep.named_function[i] = it->second;
+  }
 }
 
 void InputMerger::run() {
@@ -184,7 +212,11 @@ void merge_inputs(Context &ctx) {
   // What the validation parsed for the merge is not read again (a later
   // section_relocs/section_records would parse it anew), and the inputs'
   // pages are not needed any more: both go before the output grows.
-  ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) { ctx.inputs[i]->parsed = {}; });
+  ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) {
+    ctx.inputs[i]->parsed = {};
+    ctx.inputs[i]->merge_prep.function_definitions = {};
+    ctx.inputs[i]->merge_prep.named_function = {};
+  });
   inputs::release_input_pages(ctx);
   timer.step("release");
   allocate_common_symbols(ctx);

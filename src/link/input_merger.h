@@ -65,11 +65,7 @@ public:
   InputMerger(Context &ctx, InputObject &obj, MergeBacklog &backlog)
       : ctx_(ctx), obj_(obj), backlog_(backlog), sec_map_(obj.elf.sections.size(), nullptr),
         sec_off_(obj.elf.sections.size(), 0), sym_map_(obj.symbols.size(), nullptr),
-        discarded_(obj.symbols.size(), false) {
-    for (u32 k = 1; k < obj.symbols.size(); k++)
-      if (obj.symbols[k].type() == STT_FUNC && obj.symbols[k].shndx != SHN_UNDEF)
-        function_definitions_.try_emplace(obj.symbols[k].name, k);
-  }
+        discarded_(obj.symbols.size(), false) {}
 
   void run();
 
@@ -374,7 +370,6 @@ private:
     return InputObject::MergePrep::has(obj_.merge_prep.repeated_section_names, name);
   }
   // Function name -> symbol index of this input's (first) definition.
-  NameMap<u32> function_definitions_;
   std::map<std::string, OutputSection *> own_info_sections_;
   // A -r output's local functions of one name (several first-stage inputs'
   // copies): the .nv.info.<f> of each copy, by the index of its code section

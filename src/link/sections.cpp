@@ -96,8 +96,9 @@ bool InputMerger::lost_copy_of_unbanked_function(std::string_view name) const {
 }
 
 std::optional<u32> InputMerger::defined_function(std::string_view fn) const {
-  auto it = function_definitions_.find(fn);
-  if (it == function_definitions_.end())
+  const NameMap<u32> &defined = obj_.merge_prep.function_definitions;
+  auto it = defined.find(fn);
+  if (it == defined.end())
     return std::nullopt;
   return it->second;
 }
@@ -143,31 +144,20 @@ void InputMerger::append_data(OutputSection *out, u32 i) {
 
 bool InputMerger::is_dead_section(u32 i) const {
   const ElfSection &in = in_section(i);
-  std::string_view name = in.name;
-  SectionKind kind = classify_section(name, in.type);
-  if (kind == SectionKind::Reloc)
+  if (classify_section(in.name, in.type) == SectionKind::Reloc)
     return in.info < obj_.elf.sections.size() && in.info != i && is_dead_section(in.info);
-  std::string_view fn;
-  if (kind == SectionKind::Text)
-    fn = name.substr(6);
-  else if (kind == SectionKind::FunctionInfo)
-    fn = name.substr(9);
-  else if (kind == SectionKind::Constant && name.starts_with(".nv.constant0."))
-    fn = name.substr(14); // a kernel's parameter bank
-  else if (kind == SectionKind::Constant && name.starts_with(".nv.constant2.")) {
+  u32 k = obj_.merge_prep.named_function[i];
+  if (!k)
+    return false;
+  if (in.name.starts_with(".nv.constant2.")) {
     // A function's own OCG bank goes with a function dead-code elimination
     // removed (a kernel host code never launches); a lost weak copy's bank
     // still takes part in the bank merge (-r: unless passed over before
     // the kept one).
-    auto k = defined_function(name.substr(14));
-    return k && (!is_live_function(ctx_, obj_, *k) ||
-                 (relocatable_output(ctx_) && passed_over_before_kept(name.substr(14))));
-  } else if (kind == SectionKind::Shared)
-    fn = name.substr(11);
-  else
-    return false;
-  auto k = defined_function(fn);
-  return k && dropped_function(*k);
+    return !is_live_function(ctx_, obj_, k) ||
+           (relocatable_output(ctx_) && passed_over_before_kept(in.name.substr(14)));
+  }
+  return dropped_function(k);
 }
 
 u64 InputMerger::dropped_debug_shared_bytes(u32 i, bool *all) const {
