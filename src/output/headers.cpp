@@ -34,100 +34,130 @@ void build_file_header(Context &ctx, const OutputLayout &layout) {
   elf.flags = (std::min<u32>(cuinfo_index, 0xff) << 24) | (ctx.arch.sm << 8) | arch_format(ctx.arch).elf_flags_low;
 }
 
+namespace {
+
+// What every header refers to.
+struct HeaderIndices {
+  u32 tkinfo = 0, compat = 0, symtab = 0, strtab = 0;
+};
+
+// One section's header. Reads only (the layout, the section and the name
+// tables), so the headers of the sections are made at once, but for those
+// `serial_header` names.
+ElfSection section_header(Context &ctx, const OutputLayout &layout, const HeaderIndices &ix, OutputSection *sec) {
+  const OutputHooks &hooks = output_hooks(ctx);
+  ElfSection e;
+  e.name = sec->name;
+  auto own = layout.own_name_offset.find(sec);
+  e.name_offset = own != layout.own_name_offset.end() ? own->second : layout.shstrtab.offset_of(sec->name);
+  e.type = sec->type;
+  e.flags = sec->flags;
+  e.addralign = sec->align;
+  e.entsize = sec->entsize;
+  if (hooks.owns_section(ctx, sec))
+    hooks.section_header(ctx, layout, sec, e);
+  else
+  switch (sec->kind) {
+  case SectionKind::SymbolTable:
+    e.link = ix.strtab;
+    e.info = static_cast<u32>(layout.num_locals);
+    break;
+  case SectionKind::Text:
+    e.link = ix.symtab;
+    e.info = (sec->func ? sec->func->index : 0) | sec->info_high;
+    break;
+  case SectionKind::ModuleInfo:
+  case SectionKind::Callgraph:
+  case SectionKind::Prototype:
+    e.link = ix.symtab;
+    break;
+  case SectionKind::FunctionInfo: {
+    e.link = ix.symtab;
+    OutputSection *text = sec->func && sec->func->section ? sec->func->section
+                                                           : find_section(ctx, ".text." + std::string(sec->name.substr(9)));
+    e.info = text ? layout.referenced_index(text) : 0;
+    break;
+  }
+  case SectionKind::Reloc:
+    e.link = ix.symtab;
+    e.info = sec->target ? layout.referenced_index(sec->target) : 0;
+    break;
+  case SectionKind::Constant:
+  case SectionKind::Shared: {
+    // Per-kernel sections (".nv.shared.<k>", ".nv.constant<N>.<k>") point
+    // at the kernel's code.
+    size_t dot = sec->kind == SectionKind::Shared ? 10 : sec->name.find('.', 12);
+    if (dot != std::string_view::npos) {
+      OutputSection *text = find_section(ctx, ".text." + std::string(sec->name.substr(dot + 1)));
+      e.info = text ? layout.referenced_index(text) : 0;
+    }
+    break;
+  }
+  case SectionKind::Note:
+    if (sec->name == ".note.nv.cuinfo") {
+      e.link = ix.tkinfo;
+      if (ix.compat) {
+        e.info = ix.compat;
+        e.flags |= SHF_INFO_LINK;
+      }
+    }
+    break;
+  default:
+    // (-r: a unified function's stub names its symbol like code; the
+    // entry tables' symbols are written now that they have indices.)
+    if (sec->type == SHT_CUDA_UFT) {
+      e.link = ix.symtab;
+      e.info = sec->func ? sec->func->index : 0;
+    } else if (sec->type == SHT_CUDA_UFT_ENTRY || sec->type == SHT_CUDA_UDT_ENTRY) {
+      e.link = ix.symtab;
+      write_unified_entries(ctx, *sec);
+    }
+    break;
+  }
+  if (sec->has_file_data())
+    sec->size = sec->data.size();
+  e.size = sec->size;
+  if (sec->has_file_data())
+    e.data = sec->data;
+  return e;
+}
+
+// Sections whose header is made on the calling thread: the target's own
+// (sm_100+) and the unified entry tables, whose contents are written then.
+bool serial_header(const Context &ctx, const OutputSection *sec) {
+  return output_hooks(ctx).owns_section(ctx, sec) || sec->type == SHT_CUDA_UFT_ENTRY ||
+         sec->type == SHT_CUDA_UDT_ENTRY;
+}
+
+} // namespace
+
 void build_section_headers(Context &ctx, const OutputLayout &layout) {
   ElfFile &elf = ctx.output_elf;
-  u32 tkinfo_index = 0, compat_index = 0, symtab_index = 0;
+  HeaderIndices ix;
   for (const OutputSection *sec : layout.order) {
     if (sec->name == ".note.nv.tkinfo")
-      tkinfo_index = sec->index;
+      ix.tkinfo = sec->index;
     if (sec->kind == SectionKind::Compat)
-      compat_index = sec->index;
+      ix.compat = sec->index;
     if (sec->kind == SectionKind::SymbolTable)
-      symtab_index = sec->index;
+      ix.symtab = sec->index;
   }
-  const u32 strtab_index = layout.index_of(".strtab");
+  ix.strtab = layout.index_of(".strtab");
+  std::vector<ElfSection> headers(layout.order.size());
+  ctx.par.for_each_index(layout.order.size(), [&](size_t pos) {
+    if (!serial_header(ctx, layout.order[pos]))
+      headers[pos] = section_header(ctx, layout, ix, layout.order[pos]);
+  }, 256);
   elf.sections.reserve(layout.order.size() + 3); // (+ the null section and up to two index tables)
   elf.sections.assign(1, ElfSection{});
   const OutputHooks &hooks = output_hooks(ctx);
   for (size_t pos = 0; pos < layout.order.size(); pos++) {
-    OutputSection *sec = layout.order[pos];
-    ElfSection e;
-    e.name = sec->name;
-    auto own = layout.own_name_offset.find(sec);
-    e.name_offset = own != layout.own_name_offset.end() ? own->second : layout.shstrtab.offset_of(sec->name);
-    e.type = sec->type;
-    e.flags = sec->flags;
-    e.addralign = sec->align;
-    e.entsize = sec->entsize;
-    if (hooks.owns_section(ctx, sec))
-      hooks.section_header(ctx, layout, sec, e);
-    else
-    switch (sec->kind) {
-    case SectionKind::SymbolTable:
-      e.link = strtab_index;
-      e.info = static_cast<u32>(layout.num_locals);
-      break;
-    case SectionKind::Text:
-      e.link = symtab_index;
-      e.info = (sec->func ? sec->func->index : 0) | sec->info_high;
-      break;
-    case SectionKind::ModuleInfo:
-    case SectionKind::Callgraph:
-    case SectionKind::Prototype:
-      e.link = symtab_index;
-      break;
-    case SectionKind::FunctionInfo: {
-      e.link = symtab_index;
-      OutputSection *text = sec->func && sec->func->section ? sec->func->section
-                                                             : find_section(ctx, ".text." + std::string(sec->name.substr(9)));
-      e.info = text ? layout.referenced_index(text) : 0;
-      break;
-    }
-    case SectionKind::Reloc:
-      e.link = symtab_index;
-      e.info = sec->target ? layout.referenced_index(sec->target) : 0;
-      break;
-    case SectionKind::Constant:
-    case SectionKind::Shared: {
-      // Per-kernel sections (".nv.shared.<k>", ".nv.constant<N>.<k>") point
-      // at the kernel's code.
-      size_t dot = sec->kind == SectionKind::Shared ? 10 : sec->name.find('.', 12);
-      if (dot != std::string_view::npos) {
-        OutputSection *text = find_section(ctx, ".text." + std::string(sec->name.substr(dot + 1)));
-        e.info = text ? layout.referenced_index(text) : 0;
-      }
-      break;
-    }
-    case SectionKind::Note:
-      if (sec->name == ".note.nv.cuinfo") {
-        e.link = tkinfo_index;
-        if (compat_index) {
-          e.info = compat_index;
-          e.flags |= SHF_INFO_LINK;
-        }
-      }
-      break;
-    default:
-      // (-r: a unified function's stub names its symbol like code; the
-      // entry tables' symbols are written now that they have indices.)
-      if (sec->type == SHT_CUDA_UFT) {
-        e.link = symtab_index;
-        e.info = sec->func ? sec->func->index : 0;
-      } else if (sec->type == SHT_CUDA_UFT_ENTRY || sec->type == SHT_CUDA_UDT_ENTRY) {
-        e.link = symtab_index;
-        write_unified_entries(ctx, *sec);
-      }
-      break;
-    }
-    if (sec->has_file_data())
-      sec->size = sec->data.size();
-    e.size = sec->size;
-    if (sec->has_file_data())
-      e.data = sec->data;
-    elf.sections.push_back(e);
+    if (serial_header(ctx, layout.order[pos]))
+      headers[pos] = section_header(ctx, layout, ix, layout.order[pos]);
+    elf.sections.push_back(std::move(headers[pos]));
     if (layout.extended && pos == layout.shndx_after)
       elf.sections.push_back(
-          section_index_table(ctx, ".symtab_shndx", layout.shndx_name, symtab_index, 0, layout.xindex));
+          section_index_table(ctx, ".symtab_shndx", layout.shndx_name, ix.symtab, 0, layout.xindex));
     if (layout.family_shndx && pos == layout.family_shndx_after)
       elf.sections.push_back(hooks.index_table(ctx, layout));
   }
