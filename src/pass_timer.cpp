@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include <sys/resource.h>
+
 namespace dlink {
 
 namespace {
@@ -40,12 +42,16 @@ bool timing_enabled(const Context &ctx) {
 
 void report_timing(std::string_view name, double ms) {
   Resident mem = resident_memory();
+  // (Page faults so far, every thread's: the ones that did not need I/O.)
+  rusage usage{};
+  long faults = getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_minflt : 0;
   if (log::enabled(log::Level::Debug))
-    log::debug("pass {:<22} {:10.3f} ms  rss {:7.1f} MiB (files {:6.1f})  peak {:7.1f} MiB", name, ms, mem.now,
-               mem.file, mem.peak);
+    log::debug("pass {:<22} {:10.3f} ms  rss {:7.1f} MiB (files {:6.1f})  peak {:7.1f} MiB  faults {}", name, ms,
+               mem.now, mem.file, mem.peak, faults);
   else
-    fmt::print(stderr, "dlink: pass {:<22} {:10.3f} ms  rss {:7.1f} MiB (files {:6.1f})  peak {:7.1f} MiB\n",
-               name, ms, mem.now, mem.file, mem.peak);
+    fmt::print(stderr,
+               "dlink: pass {:<22} {:10.3f} ms  rss {:7.1f} MiB (files {:6.1f})  peak {:7.1f} MiB  faults {}\n", name,
+               ms, mem.now, mem.file, mem.peak, faults);
 }
 
 StepTimer::StepTimer(const Context &ctx, std::string_view stage) : stage_(stage), timed_(timing_enabled(ctx)) {

@@ -1,6 +1,7 @@
 // Developer timings (--dlink-time-passes, or DLINK_LOG=debug): one stderr
-// line per stage, or per step of a stage, with its wall time and the
-// process's resident memory after it. Off, a timer costs one test of a flag.
+// line per stage, or per step of a stage, with its wall time, the process's
+// resident memory after it and its page faults so far. Off, a timer costs
+// one test of a flag.
 #pragma once
 
 #include "link_context.h"
@@ -12,8 +13,9 @@ namespace dlink {
 
 bool timing_enabled(const Context &ctx);
 
-// Prints "dlink: pass NAME  T ms  rss ..." (or the same through the debug
-// log).
+// Prints "dlink: pass NAME  T ms  rss ... faults N" (or the same through the
+// debug log): the resident memory now, of which mapped files, the peak, and
+// the process's minor page faults so far.
 void report_timing(std::string_view name, double ms);
 
 // The steps of one stage, each timed from the end of the one before:
