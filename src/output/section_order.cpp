@@ -239,6 +239,12 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
 
 void build_string_tables(Context &ctx, OutputLayout &layout) {
   const OutputModel &out = ctx.out;
+  // (Both tables' names are hashed in parallel and added in order on this
+  // thread.)
+  std::vector<size_t> section_hashes(out.shstrtab_names.size());
+  ctx.par.for_each_index(section_hashes.size(), [&](size_t i) {
+    section_hashes[i] = StringTable::hash(out.shstrtab_names[i].name);
+  }, 1024);
   layout.shstrtab = StringTable(out.shstrtab_names.size());
   for (size_t i = 0; i < out.shstrtab_names.size(); i++) {
     const auto &entry = out.shstrtab_names[i];
@@ -246,7 +252,7 @@ void build_string_tables(Context &ctx, OutputLayout &layout) {
       layout.shndx_name = layout.shstrtab.add(".symtab_shndx", 0, true);
     if (layout.family_shndx && i == layout.family_shndx_name_before)
       layout.family_shndx_name = layout.shstrtab.add(layout.family_shndx_section, 0, true);
-    u32 off = layout.shstrtab.add(entry.name, entry.pad, entry.own != nullptr);
+    u32 off = layout.shstrtab.add_hashed(entry.name, section_hashes[i], entry.pad, entry.own != nullptr);
     if (entry.own)
       layout.own_name_offset[entry.own] = off;
   }
@@ -255,8 +261,7 @@ void build_string_tables(Context &ctx, OutputLayout &layout) {
   if (layout.shndx_name_before == static_cast<size_t>(-1))
     layout.shndx_name = layout.shstrtab.offset_of(".symtab_shndx");
   // .strtab, in this order: prototype strings (an empty one is its own lone
-  // NUL), the other names, the global symbols' names, the late names. The
-  // names are hashed in parallel; they are added in order on this thread.
+  // NUL), the other names, the global symbols' names, the late names.
   size_t n_proto = out.prototype_strings.size(), n_names = out.strtab_names.size(),
          n_globals = out.globals.size(), n_late = out.strtab_late_names.size();
   size_t total = n_proto + n_names + n_globals + n_late;

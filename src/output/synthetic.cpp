@@ -370,9 +370,16 @@ void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
   // table sm_100+ makes after the merge.
   // (SHN_LORESERVE and SHN_COMMON: include/dlink/elf.h.)
   layout.xindex.assign(layout.extended ? 1 : 0, 0);
-  for (OutputSymbol *sym : layout.symbols) {
+  // (The names looked up in parallel.)
+  std::vector<u32> name_offsets(layout.symbols.size());
+  ctx.par.for_each_index(name_offsets.size(), [&](size_t i) {
+    name_offsets[i] = strtab.offset_of(layout.symbols[i]->name);
+  }, 1024);
+  syms_.reserve(layout.symbols.size() + 1);
+  for (size_t i = 0; i < layout.symbols.size(); i++) {
+    OutputSymbol *sym = layout.symbols[i];
     ElfSymbol e;
-    e.name_offset = strtab.offset_of(sym->name);
+    e.name_offset = name_offsets[i];
     e.info = ElfSymbol::make_info(sym->bind, sym->type);
     e.other = sym->other;
     u32 shndx = sym->section && !sym->section->removed ? sym->section->index : 0;
