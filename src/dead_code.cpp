@@ -39,7 +39,7 @@ struct FunctionKey {
 };
 
 struct FunctionKeyHash {
-  std::size_t operator()(const FunctionKey &k) const noexcept {
+  std::size_t operator()(const FunctionKey &k) const { // (not noexcept: name_hash.h)
     return NameHash{}(k.name) ^ (static_cast<std::size_t>(k.input + 1) * 0x9e3779b97f4a7c15ull);
   }
 };
