@@ -531,7 +531,7 @@ struct OutputModel {
   // Every strong global function definition seen so far, dead code included
   // (a duplicate definition is an error even when nothing calls it): the
   // defining input and whether that copy was live.
-  OwnedNameMap<std::pair<const InputObject *, bool>> strong_function_defs;
+  NameMap<std::pair<const InputObject *, bool>> strong_function_defs; // (names of the inputs)
   // Namespace-scope shared variables as nvlink's symbol checks see them
   // (merge.cpp check_shared_declaration): the input that first mentioned
   // the variable, the size recorded, whether a definition was seen.
@@ -555,7 +555,7 @@ struct OutputModel {
   };
   OwnedNameMap<VariableDeclaration> variable_declarations;
   // Global function name -> whether its first mention was a kernel.
-  OwnedNameMap<bool> function_is_kernel;
+  NameMap<bool> function_is_kernel; // (names of the inputs)
   // Membership of prototypes / address_taken (their first element), for O(1)
   // dedup (prototypes: the null symbol only; the others are first_prototype's).
   std::unordered_set<const OutputSymbol *> prototype_syms, address_taken_syms;

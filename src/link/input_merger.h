@@ -333,7 +333,7 @@ private:
 
   // The output .nv.info.<f> this input's records go to (a local function's
   // is this input's own).
-  OutputSection *function_info_section(const std::string &name);
+  OutputSection *function_info_section(std::string_view name);
 
   void merge_function_info(const ElfSection &in);
 
@@ -366,11 +366,15 @@ private:
   bool local_function_section(std::string_view name) const {
     return InputObject::MergePrep::has(obj_.merge_prep.local_function_sections, name);
   }
+  // Whether ".text.<fn>" is a local function's section (without making the
+  // name).
+  bool local_function(std::string_view fn) const;
   bool repeated_section_name(std::string_view name) const {
     return InputObject::MergePrep::has(obj_.merge_prep.repeated_section_names, name);
   }
-  // Function name -> symbol index of this input's (first) definition.
-  std::map<std::string, OutputSection *> own_info_sections_;
+  // The .nv.info.<f> this input's merge created, by name (the section's own
+  // name; looked up for local functions: function_info_section).
+  NameMap<OutputSection *> own_info_sections_;
   // A -r output's local functions of one name (several first-stage inputs'
   // copies): the .nv.info.<f> of each copy, by the index of its code section
   // (repeated_section_name: the names the input holds more than once).

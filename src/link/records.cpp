@@ -82,18 +82,33 @@ void InputMerger::merge_module_info(const ElfSection &in) {
   backlog_.jobs.push_back(std::move(job));
 }
 
-OutputSection *InputMerger::function_info_section(const std::string &name) {
-  if (!local_function_section(".text." + name.substr(9)))
+bool InputMerger::local_function(std::string_view fn) const {
+  // (The sorted names compared with ".text.<fn>" piece by piece.)
+  constexpr std::string_view kText = ".text.";
+  auto before = [&](std::string_view name, std::string_view f) {
+    size_t n = std::min(name.size(), kText.size());
+    if (int c = name.substr(0, n).compare(kText.substr(0, n)); c != 0)
+      return c < 0;
+    return name.size() < kText.size() || name.substr(kText.size()) < f;
+  };
+  const std::vector<std::string_view> &names = obj_.merge_prep.local_function_sections;
+  auto it = std::lower_bound(names.begin(), names.end(), fn, before);
+  return it != names.end() && it->size() == kText.size() + fn.size() && it->starts_with(kText) &&
+         it->substr(kText.size()) == fn;
+}
+
+OutputSection *InputMerger::function_info_section(std::string_view name) {
+  if (!local_function(name.substr(9)))
     return find_section(ctx_, name);
   auto it = own_info_sections_.find(name);
   return it == own_info_sections_.end() ? nullptr : it->second;
 }
 
 void InputMerger::merge_function_info(const ElfSection &in) {
-  std::string name(in.name);
+  std::string_view name = in.name;
   // (A -r output's local functions of one name keep one section each:
   // relocatable_two_stage_locals.)
-  const bool copy = repeated_section_name(in.name) && local_function_section(".text." + name.substr(9));
+  const bool copy = repeated_section_name(name) && local_function(name.substr(9));
   OutputSection *info = nullptr;
   if (copy) {
     OutputSection *&slot = copy_info_sections_[in.info];
@@ -103,8 +118,10 @@ void InputMerger::merge_function_info(const ElfSection &in) {
   } else {
     info = function_info_section(name);
   }
-  if (!info)
-    info = own_info_sections_[name] = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+  if (!info) {
+    info = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+    own_info_sections_.insert_or_assign(info->name, info);
+  }
   if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
     info->func = sec_map_[in.info]->func;
   DeferredConversion job;

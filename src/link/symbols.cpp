@@ -49,11 +49,9 @@ u64 InputMerger::definition_position(const ElfSymbol &in) const {
 }
 
 bool InputMerger::duplicate_of_dead_definition(const ElfSymbol &s, bool live) {
-  auto it = ctx_.out.strong_function_defs.find(s.name);
-  if (it == ctx_.out.strong_function_defs.end()) {
-    ctx_.out.strong_function_defs.try_emplace(std::string(s.name), &obj_, live);
+  auto [it, first] = ctx_.out.strong_function_defs.try_emplace(s.name, &obj_, live);
+  if (first)
     return false;
-  }
   if (live && it->second.second)
     return false;
   ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'", s.name,
@@ -64,11 +62,9 @@ bool InputMerger::duplicate_of_dead_definition(const ElfSymbol &s, bool live) {
 
 void InputMerger::check_function_kind(const ElfSymbol &s) {
   bool entry = (s.other & STO_CUDA_ENTRY) != 0;
-  auto it = ctx_.out.function_is_kernel.find(s.name);
-  if (it == ctx_.out.function_is_kernel.end()) {
-    ctx_.out.function_is_kernel.try_emplace(std::string(s.name), entry);
+  auto [it, first] = ctx_.out.function_is_kernel.try_emplace(s.name, entry);
+  if (first)
     return;
-  }
   if (it->second == entry)
     return;
   ctx_.diag.error(fmt::format("Function '{}' not declared __global__ in all source files",
@@ -186,8 +182,10 @@ OutputSection *InputMerger::map_function_sections(const ElfSymbol &s, const Kern
     // Kernels get their .nv.info.<k> here; other functions when pass 4
     // reaches the section.
     std::string info_name = ".nv.info." + std::string(s.name);
-    if (input_section_named(info_name) && !function_info_section(info_name))
-      own_info_sections_[info_name] = create_section(ctx_, info_name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+    if (input_section_named(info_name) && !function_info_section(info_name)) {
+      OutputSection *info = create_section(ctx_, info_name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
+      own_info_sections_.insert_or_assign(info->name, info);
+    }
     std::string shared_name = ".nv.shared." + std::string(s.name);
     if (auto shared = input_section_named(shared_name)) {
       map_section(*shared);
