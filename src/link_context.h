@@ -360,7 +360,7 @@ struct OutputModel {
   std::vector<OutputSymbol *> common_symbols;
   std::vector<OutputSymbol *> locals;    // section and local symbols, creation order
   std::vector<OutputSymbol *> globals;   // creation order
-  NameMap<OutputSection *> section_by_name;
+  FlatNameMap<OutputSection *> section_by_name;
   NameMap<OutputSymbol *> global_by_name;
   NameMap<OutputSymbol *> extern_shared_by_name;
   // --preserve-relocs without debug information: each dynamic array, in

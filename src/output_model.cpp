@@ -63,9 +63,8 @@ bool kind_has_section_symbol(SectionKind kind) {
 }
 
 OutputSection *find_section(Context &ctx, std::string_view name) {
-  auto it = ctx.out.section_by_name.find(name);
-  if (it != ctx.out.section_by_name.end())
-    return it->second;
+  if (OutputSection **sec = ctx.out.section_by_name.find(name))
+    return *sec;
   if (ctx.out.deferred_by_name.empty())
     return nullptr;
   auto d = ctx.out.deferred_by_name.find(name);

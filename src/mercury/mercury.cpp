@@ -466,8 +466,8 @@ private:
   // The output Mercury section an input Mercury section of name `name`
   // went to.
   OutputSection *merc_output(std::string_view name) {
-    auto it = ctx_.out.section_by_name.find(name);
-    return it != ctx_.out.section_by_name.end() && ms_.is_copy(it->second) ? it->second : nullptr;
+    OutputSection **sec = ctx_.out.section_by_name.find(name);
+    return sec && ms_.is_copy(*sec) ? *sec : nullptr;
   }
 
   // The capsule of the function in SASS section `text`; by name when the

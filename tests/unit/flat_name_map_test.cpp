@@ -1,0 +1,71 @@
+// FlatNameMap (include/dlink/name_hash.h): the output model's section index.
+#include "dlink/name_hash.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace dlink {
+namespace {
+
+TEST(FlatNameMap, FindsWhatWasAddedAndKeepsTheFirstValue) {
+  FlatNameMap<int> map;
+  EXPECT_EQ(map.find(".text.f"), nullptr);
+  EXPECT_TRUE(map.emplace(".text.f", 1));
+  EXPECT_TRUE(map.emplace(".text.g", 2));
+  EXPECT_FALSE(map.emplace(".text.f", 3)); // (a present key keeps its value)
+  ASSERT_NE(map.find(".text.f"), nullptr);
+  EXPECT_EQ(*map.find(".text.f"), 1);
+  EXPECT_EQ(*map.find(".text.g"), 2);
+  EXPECT_EQ(map.find(".text.h"), nullptr);
+  EXPECT_EQ(map.find(""), nullptr);
+  EXPECT_EQ(map.size(), 2u);
+  map.erase(".text.f");
+  map.erase(".text.f"); // (absent: nothing happens)
+  EXPECT_EQ(map.find(".text.f"), nullptr);
+  EXPECT_EQ(*map.find(".text.g"), 2);
+  EXPECT_TRUE(map.emplace(".text.f", 4));
+  EXPECT_EQ(*map.find(".text.f"), 4);
+}
+
+// Random additions and removals, checked against std::unordered_map after
+// every step: few slots at first (growth), then many keys in a reserved
+// table (long probe runs that wrap around, removals inside them).
+TEST(FlatNameMap, AgreesWithAReferenceMapUnderRandomEdits) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 3000; i++)
+    names.push_back(".nv.info._Z" + std::to_string(i * 7919 % 10007) + "kernel");
+  std::mt19937 rng(12345);
+  for (size_t reserve : {size_t(0), size_t(2000)}) {
+    FlatNameMap<int> map;
+    std::unordered_map<std::string, int> ref;
+    if (reserve)
+      map.reserve(reserve);
+    for (int step = 0; step < 40000; step++) {
+      const std::string &name = names[rng() % names.size()];
+      if (rng() % 3 == 0) {
+        map.erase(name);
+        ref.erase(name);
+      } else {
+        EXPECT_EQ(map.emplace(name, step), ref.emplace(name, step).second);
+      }
+      if (step % 997 == 0) {
+        ASSERT_EQ(map.size(), ref.size());
+        for (const std::string &n : names) {
+          auto it = ref.find(n);
+          const int *v = map.find(n);
+          ASSERT_EQ(v != nullptr, it != ref.end()) << n << " at step " << step;
+          if (v) {
+            ASSERT_EQ(*v, it->second) << n;
+          }
+        }
+      }
+    }
+  }
+}
+
+} // namespace
+} // namespace dlink
