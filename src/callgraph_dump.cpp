@@ -69,8 +69,8 @@ std::string describe_callgraph(const Context &ctx) {
       else if (!global_node.emplace(s.name, nodes.size() + 1).second)
         continue;
       const OutputSymbol *f = i < obj->sym_map.size() ? obj->sym_map[i] : nullptr;
-      if (f && s.bind() != STB_LOCAL && ctx.out.global_by_name.count(s.name))
-        f = ctx.out.global_by_name.at(s.name);
+      if (OutputSymbol *const *g = ctx.out.global_by_name.find(s.name); f && s.bind() != STB_LOCAL && g)
+        f = *g;
       nodes.push_back(f && !f->removed && is_live_function(ctx, *obj, i) ? f : nullptr);
     }
   std::unordered_map<const OutputSymbol *, size_t> number;

@@ -361,7 +361,7 @@ struct OutputModel {
   std::vector<OutputSymbol *> locals;    // section and local symbols, creation order
   std::vector<OutputSymbol *> globals;   // creation order
   FlatNameMap<OutputSection *> section_by_name;
-  NameMap<OutputSymbol *> global_by_name;
+  FlatNameMap<OutputSymbol *> global_by_name;
   NameMap<OutputSymbol *> extern_shared_by_name;
   // --preserve-relocs without debug information: each dynamic array, in
   // the order first seen, with the last global symbol of the input that

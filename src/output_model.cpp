@@ -195,8 +195,8 @@ void create_skeleton(Context &ctx) {
 }
 
 OutputSymbol *find_global(Context &ctx, std::string_view name) {
-  auto it = ctx.out.global_by_name.find(name);
-  return it == ctx.out.global_by_name.end() ? nullptr : it->second;
+  OutputSymbol **sym = ctx.out.global_by_name.find(name);
+  return sym ? *sym : nullptr;
 }
 
 OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_definition) {

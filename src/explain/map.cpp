@@ -260,8 +260,8 @@ void write_weak(const Context &ctx, std::string &out) {
         if (obj->index == it->second)
           kept = obj;
       rule = "the copy with the fewest registers (EIATTR_REGCOUNT), the first on ties";
-    } else if (auto g = ctx.out.global_by_name.find(name); g != ctx.out.global_by_name.end()) {
-      kept = g->second->defined_in;
+    } else if (OutputSymbol *const *g = ctx.out.global_by_name.find(name)) {
+      kept = (*g)->defined_in;
     }
     out += fmt::format("  {}\n", display_name(name));
     for (const auto &[obj, index] : list) {

@@ -62,10 +62,10 @@ std::string describe_symbol_traces(const Context &ctx, const std::vector<std::st
       continue;
     }
     out += block;
-    auto g = ctx.out.global_by_name.find(mangled);
-    if (g == ctx.out.global_by_name.end()) {
+    OutputSymbol *const *g = ctx.out.global_by_name.find(mangled);
+    if (!g) {
       out += fmt::format("{}: no global output symbol (local, or removed before the merge)\n", mangled);
-    } else if (const OutputSymbol *s = g->second; s->removed) {
+    } else if (const OutputSymbol *s = *g; s->removed) {
       out += fmt::format("{}: not in the output (removed)\n", mangled);
     } else if (!s->defined()) {
       out += fmt::format("{}: undefined in the output{}\n", mangled,
