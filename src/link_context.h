@@ -96,7 +96,8 @@ struct InputObject {
   };
   std::map<u32, std::vector<KeptRange>> kept_ranges;
   // What the merge asks of this input alone, prepared for every input at
-  // once before it (prepare_merge, merge.cpp); dropped after the merge.
+  // once before it (prepare_merge, merge.cpp; the function tables are
+  // dropped after the merge).
   struct MergePrep {
     std::vector<std::string_view> local_function_sections; // ".text.<f>" of local functions (sorted)
     std::vector<std::string_view> repeated_section_names;  // held by several sections (-r outputs; sorted)

@@ -146,7 +146,8 @@ bool InputMerger::is_dead_section(u32 i) const {
   const ElfSection &in = in_section(i);
   if (classify_section(in.name, in.type) == SectionKind::Reloc)
     return in.info < obj_.elf.sections.size() && in.info != i && is_dead_section(in.info);
-  u32 k = obj_.merge_prep.named_function[i];
+  const std::vector<u32> &named = obj_.merge_prep.named_function;
+  u32 k = i < named.size() ? named[i] : 0;
   if (!k)
     return false;
   if (in.name.starts_with(".nv.constant2.")) {
