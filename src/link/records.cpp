@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <unordered_map>
 
 namespace dlink {
 
@@ -399,48 +398,39 @@ static void run_deferred_conversion(const Context &ctx, const DeferredConversion
   }
 }
 
-// The code bytes the merge placed (DeferredCopy): each output section's
-// pieces in merge order, the gaps between them zero, the sections at once.
-static void copy_code_bytes(const Context &ctx, std::vector<DeferredCopy> &copies) {
-  // (Each section's pieces brought together, in merge order; the order of
-  // the sections does not matter.)
-  std::stable_sort(copies.begin(), copies.end(), [](const DeferredCopy &a, const DeferredCopy &b) {
-    return std::less<const OutputSection *>()(a.out, b.out);
-  });
-  std::vector<size_t> starts; // (each section's first piece)
-  for (size_t i = 0; i < copies.size(); i++)
-    if (i == 0 || copies[i].out != copies[i - 1].out)
+// Calls fn(first, last) on each output section's run of `items` (each has
+// an `out`), the runs at once: no two tasks touch one section, and a
+// section's items keep their queue order (the order of the sections does
+// not matter).
+template <class T, class F>
+static void for_each_output_section(const Context &ctx, std::vector<T> &items, F fn) {
+  std::stable_sort(items.begin(), items.end(),
+                   [](const T &a, const T &b) { return std::less<const OutputSection *>()(a.out, b.out); });
+  std::vector<size_t> starts; // (each section's first item)
+  for (size_t i = 0; i < items.size(); i++)
+    if (i == 0 || items[i].out != items[i - 1].out)
       starts.push_back(i);
-  starts.push_back(copies.size());
-  ctx.par.for_each_index(starts.size() - 1, [&](size_t g) {
-    OutputSection *out = copies[starts[g]].out;
-    const DeferredCopy &last = copies[starts[g + 1] - 1];
-    out->data.reserve(last.offset + last.bytes.size());
-    for (size_t i = starts[g]; i < starts[g + 1]; i++) {
-      out->data.resize(copies[i].offset, 0);
-      out->data.insert(out->data.end(), copies[i].bytes.begin(), copies[i].bytes.end());
-    }
-  }, 8);
-  copies.clear();
+  starts.push_back(items.size());
+  ctx.par.for_each_index(starts.size() - 1, [&](size_t g) { fn(&items[starts[g]], &items[starts[g + 1] - 1]); }, 8);
+  items.clear();
 }
 
 void run_merge_backlog(const Context &ctx, MergeBacklog &backlog) {
-  copy_code_bytes(ctx, backlog.copies);
-  // One task per output section, its jobs in queue order: no two tasks
-  // touch one section, and each section's entries come in merge order.
-  std::vector<std::vector<const DeferredConversion *>> groups;
-  std::unordered_map<const OutputSection *, size_t> group_of;
-  for (const DeferredConversion &job : backlog.jobs) {
-    auto [it, fresh] = group_of.try_emplace(job.out, groups.size());
-    if (fresh)
-      groups.emplace_back();
-    groups[it->second].push_back(&job);
-  }
-  ctx.par.for_each_index(groups.size(), [&](size_t g) {
-    for (const DeferredConversion *job : groups[g])
+  // The code bytes the merge placed (DeferredCopy): each section's pieces
+  // in merge order, the gaps between them zero.
+  for_each_output_section(ctx, backlog.copies, [](const DeferredCopy *first, const DeferredCopy *last) {
+    OutputSection *out = first->out;
+    out->data.reserve(last->offset + last->bytes.size());
+    for (const DeferredCopy *c = first; c <= last; c++) {
+      out->data.resize(c->offset, 0);
+      out->data.insert(out->data.end(), c->bytes.begin(), c->bytes.end());
+    }
+  });
+  // Then the relocations and records, each section's in merge order.
+  for_each_output_section(ctx, backlog.jobs, [&](const DeferredConversion *first, const DeferredConversion *last) {
+    for (const DeferredConversion *job = first; job <= last; job++)
       run_deferred_conversion(ctx, *job);
-  }, 8);
-  backlog.jobs.clear();
+  });
 }
 
 } // namespace dlink
