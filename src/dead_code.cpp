@@ -23,9 +23,7 @@
 #include "dlink/name_hash.h"
 
 #include <algorithm>
-#include <deque>
-#include <unordered_map>
-#include <unordered_set>
+#include <optional>
 
 namespace dlink {
 
@@ -44,13 +42,67 @@ struct FunctionKeyHash {
   }
 };
 
-// (Sets, not lists: which functions are reached does not depend on the
-// order in which they are found.)
-using FunctionSet = std::unordered_set<FunctionKey, FunctionKeyHash>;
-
 FunctionKey key_of(const InputObject &obj, const ElfSymbol &sym) {
   return {sym.bind() == STB_LOCAL ? static_cast<int>(obj.index) : -1, sym.name};
 }
+
+// A key with its hash, computed where the inputs are read (in parallel).
+struct HashedKey {
+  FunctionKey key;
+  std::size_t hash = 0;
+};
+
+HashedKey hashed_key_of(const InputObject &obj, const ElfSymbol &sym) {
+  FunctionKey k = key_of(obj, sym);
+  return {k, FunctionKeyHash{}(k)};
+}
+
+// The functions of the reachability walk numbered as first met (the
+// numbers decide nothing: only which functions are reached counts), so the
+// walk's edges and marks are vectors. Open addressing over a flat array of
+// numbers, at most half full.
+class FunctionIds {
+public:
+  // The key's number, given one if new.
+  u32 intern(const HashedKey &k) {
+    if (2 * (keys_.size() + 1) > slots_.size())
+      grow();
+    u32 &slot = probe(k);
+    if (!slot) {
+      keys_.push_back(k);
+      slot = static_cast<u32>(keys_.size());
+    }
+    return slot - 1;
+  }
+  // Reads only: callers may look up concurrently.
+  std::optional<u32> find(const HashedKey &k) const {
+    if (keys_.empty())
+      return std::nullopt;
+    u32 slot = const_cast<FunctionIds *>(this)->probe(k);
+    return slot ? std::optional<u32>(slot - 1) : std::nullopt;
+  }
+  size_t size() const { return keys_.size(); }
+
+private:
+  u32 &probe(const HashedKey &k) {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = k.hash & mask;; i = (i + 1) & mask)
+      if (!slots_[i] || (keys_[slots_[i] - 1].hash == k.hash && keys_[slots_[i] - 1].key == k.key))
+        return slots_[i];
+  }
+  void grow() {
+    slots_.assign(std::max<size_t>(64, 2 * slots_.size()), 0);
+    size_t mask = slots_.size() - 1;
+    for (u32 id = 0; id < keys_.size(); id++) {
+      size_t i = keys_[id].hash & mask;
+      while (slots_[i])
+        i = (i + 1) & mask;
+      slots_[i] = id + 1;
+    }
+  }
+  std::vector<HashedKey> keys_;
+  std::vector<u32> slots_;
+};
 
 } // namespace
 
@@ -110,20 +162,13 @@ void mark_unreachable_functions(Context &ctx) {
 
 void find_live_functions(Context &ctx) {
   const KernelFilter filter = kernel_filter(ctx);
-  std::unordered_map<FunctionKey, std::vector<FunctionKey>, FunctionKeyHash> edges;
-  // Indirect call sites (caller, prototype) and address-taken functions
-  // (function, prototype).
-  std::vector<std::pair<FunctionKey, std::string_view>> sites, taken;
-  std::deque<FunctionKey> work;
-  FunctionSet reached;
-
   // What each input contributes, read from the inputs at once (a corrupt
   // call graph throws; the lowest input's error is the one reported), then
   // gathered in link order.
   struct Contribution {
-    std::vector<FunctionKey> kernels, roots;
-    std::vector<std::pair<FunctionKey, std::string_view>> taken, sites;
-    std::vector<std::pair<FunctionKey, FunctionKey>> edges;
+    std::vector<HashedKey> kernels, roots;
+    std::vector<std::pair<HashedKey, std::string_view>> taken, sites;
+    std::vector<std::pair<HashedKey, HashedKey>> edges;
   };
   std::vector<Contribution> from(ctx.inputs.size());
   ctx.par.for_each_index(ctx.inputs.size(), [&](size_t i) {
@@ -132,9 +177,9 @@ void find_live_functions(Context &ctx) {
     for (const ElfSymbol &s : obj->symbols) {
       if (s.type() != STT_FUNC || s.shndx == SHN_UNDEF || !(s.other & STO_CUDA_ENTRY))
         continue;
-      c.kernels.push_back(key_of(*obj, s));
+      c.kernels.push_back(hashed_key_of(*obj, s));
       if (filter.keeps(s.name))
-        c.roots.push_back(key_of(*obj, s));
+        c.roots.push_back(c.kernels.back());
     }
     auto cg = obj->elf.find_section(".nv.callgraph");
     if (!cg)
@@ -149,25 +194,51 @@ void find_live_functions(Context &ctx) {
       if (a == 0 || a >= obj->symbols.size())
         return;
       if (block == 2)
-        c.taken.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
+        c.taken.emplace_back(hashed_key_of(*obj, obj->symbols[a]), proto(b));
       else if (!weak_copy_held(ctx, *obj, obj->symbols[a]))
         return; // a losing weak copy's calls do not count
       else if (block == 3)
-        c.sites.emplace_back(key_of(*obj, obj->symbols[a]), proto(b));
+        c.sites.emplace_back(hashed_key_of(*obj, obj->symbols[a]), proto(b));
       else if (block == 1 && static_cast<u32>(b) < obj->symbols.size())
-        c.edges.emplace_back(key_of(*obj, obj->symbols[a]), key_of(*obj, obj->symbols[static_cast<u32>(b)]));
+        c.edges.emplace_back(hashed_key_of(*obj, obj->symbols[a]),
+                             hashed_key_of(*obj, obj->symbols[static_cast<u32>(b)]));
     });
   });
-  FunctionSet kernel_keys;
+
+  FunctionIds ids;
+  std::vector<std::vector<u32>> edges; // callees by caller
+  std::vector<char> is_kernel, reached;
+  auto id = [&](const HashedKey &k) {
+    u32 n = ids.intern(k);
+    if (n == edges.size()) {
+      edges.emplace_back();
+      is_kernel.push_back(0);
+      reached.push_back(0);
+    }
+    return n;
+  };
+  // Indirect call sites (caller, prototype) and address-taken functions
+  // (function, prototype).
+  std::vector<std::pair<u32, std::string_view>> sites, taken;
+  std::vector<u32> work;
+  size_t roots = 0;
   for (Contribution &c : from) {
-    kernel_keys.insert(c.kernels.begin(), c.kernels.end());
-    for (const FunctionKey &k : c.roots)
-      if (reached.insert(k).second)
-        work.push_back(k);
-    taken.insert(taken.end(), c.taken.begin(), c.taken.end());
-    sites.insert(sites.end(), c.sites.begin(), c.sites.end());
-    for (const auto &[caller, callee] : c.edges)
-      edges[caller].push_back(callee);
+    for (const HashedKey &k : c.kernels)
+      is_kernel[id(k)] = 1;
+    for (const HashedKey &k : c.roots)
+      if (u32 n = id(k); !reached[n]) {
+        reached[n] = 1;
+        roots++;
+        work.push_back(n);
+      }
+    for (const auto &[k, proto] : c.taken)
+      taken.emplace_back(id(k), proto);
+    for (const auto &[k, proto] : c.sites)
+      sites.emplace_back(id(k), proto);
+    for (const auto &[caller, callee] : c.edges) {
+      u32 to = id(callee);
+      edges[id(caller)].push_back(to);
+    }
   }
   from.clear();
   // Pruning by host references keeps every kernel whose address is taken
@@ -177,30 +248,31 @@ void find_live_functions(Context &ctx) {
   // when it keeps exactly one kernel: with none or several, such kernels are
   // roots again (probe c3.cu: kc's callee fb stays with -kernels-used=k0,k1
   // or =zzz, goes with =k0; docs/notes/inputs.md §10).
-  ctx.kept_kernel_count = reached.size();
+  ctx.kept_kernel_count = roots;
   if (filter.mode == KernelFilter::Mode::HostReferences ||
       (filter.mode == KernelFilter::Mode::KernelsUsed && ctx.kept_kernel_count != 1))
     for (const auto &[target, target_proto] : taken)
-      if (kernel_keys.count(target) && reached.insert(target).second)
+      if (is_kernel[target] && !reached[target]) {
+        reached[target] = 1;
         work.push_back(target);
+      }
   for (const auto &[caller, site_proto] : sites)
     for (const auto &[target, target_proto] : taken)
       if (target_proto == site_proto)
         edges[caller].push_back(target);
 
   while (!work.empty()) {
-    FunctionKey f = work.front();
-    work.pop_front();
-    auto it = edges.find(f);
-    if (it == edges.end())
-      continue;
-    for (const FunctionKey &callee : it->second)
-      if (reached.insert(callee).second)
+    u32 f = work.back();
+    work.pop_back();
+    for (u32 callee : edges[f])
+      if (!reached[callee]) {
+        reached[callee] = 1;
         work.push_back(callee);
+      }
   }
-  FunctionSet &live = reached; // (reached is not needed any more)
+  std::vector<char> &live = reached; // (reached is not needed any more)
   for (const auto &[target, target_proto] : taken)
-    live.insert(target);
+    live[target] = 1;
 
   ctx.live_functions.assign(ctx.inputs.size(), {});
   // -g: no function is removed (nvlink keeps dead ones for the debugger),
@@ -213,8 +285,10 @@ void find_live_functions(Context &ctx) {
     std::vector<bool> flags(obj->symbols.size(), true);
     for (u32 i = 0; i < obj->symbols.size(); i++) {
       const ElfSymbol &s = obj->symbols[i];
-      if (s.type() == STT_FUNC)
-        flags[i] = live.count(key_of(*obj, s)) > 0;
+      if (s.type() == STT_FUNC) {
+        std::optional<u32> n = ids.find(hashed_key_of(*obj, s));
+        flags[i] = n && live[*n];
+      }
     }
     into[obj->index] = std::move(flags);
   });

@@ -493,9 +493,9 @@ struct OutputModel {
   // src/mercury/state.h); generic stages never look inside.
   std::unique_ptr<ArchState> arch_state;
   // Names of weak functions defined by the inputs merged so far.
-  std::set<std::string_view> weak_function_names;
+  FlatNameMap<bool> weak_function_names;
   // Weak function name -> index of the input whose definition is kept.
-  std::map<std::string_view, u32> weak_winner;
+  FlatNameMap<u32> weak_winner;
   // Weak function name -> the inputs that held the kept definition in turn
   // while merging in link order: the first definer, then each input whose
   // copy has fewer registers than the one held so far (the last is
@@ -532,7 +532,7 @@ struct OutputModel {
   // Every strong global function definition seen so far, dead code included
   // (a duplicate definition is an error even when nothing calls it): the
   // defining input and whether that copy was live.
-  NameMap<std::pair<const InputObject *, bool>> strong_function_defs; // (names of the inputs)
+  FlatNameMap<std::pair<const InputObject *, bool>> strong_function_defs; // (names of the inputs)
   // Namespace-scope shared variables as nvlink's symbol checks see them
   // (merge.cpp check_shared_declaration): the input that first mentioned
   // the variable, the size recorded, whether a definition was seen.
@@ -556,7 +556,7 @@ struct OutputModel {
   };
   OwnedNameMap<VariableDeclaration> variable_declarations;
   // Global function name -> whether its first mention was a kernel.
-  NameMap<bool> function_is_kernel; // (names of the inputs)
+  FlatNameMap<bool> function_is_kernel; // (names of the inputs)
   // Membership of prototypes / address_taken (their first element), for O(1)
   // dedup (prototypes: the null symbol only; the others are first_prototype's).
   std::unordered_set<const OutputSymbol *> prototype_syms, address_taken_syms;

@@ -100,7 +100,7 @@ void InputMerger::run() {
   for (u32 i = 1; i < obj_.symbols.size(); i++) {
     const ElfSymbol &s = obj_.symbols[i];
     if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF &&
-        ctx_.out.weak_function_names.count(s.name) && !is_weak_winner(s.name))
+        ctx_.out.weak_function_names.contains(s.name) && !is_weak_winner(s.name))
       later_weak_copy_.insert(i);
   }
   merge_function_symbols();
@@ -122,7 +122,7 @@ void InputMerger::run() {
   obj_.kept_ranges = std::move(frame_ranges_);
   for (const ElfSymbol &s : obj_.symbols)
     if (s.type() == STT_FUNC && s.bind() == STB_WEAK && s.shndx != SHN_UNDEF)
-      ctx_.out.weak_function_names.insert(s.name);
+      ctx_.out.weak_function_names.emplace(s.name, true);
 }
 
 // sm_100+: the relocations of the line tables (.rela.debug_line,

@@ -9,6 +9,7 @@
 
 #include "layout.h"
 #include "output_model.h"
+#include "pass_timer.h"
 
 #include <algorithm>
 #include <functional>
@@ -237,15 +238,20 @@ bool is_live_kernel(const OutputSymbol *k) {
 // The rewrite of .nv.info and every .nv.info.<f>.
 class NvInfoPass {
 public:
-  explicit NvInfoPass(Context &ctx) : ctx_(ctx), module_(module_info(ctx)), graph_(ctx, module_) {}
+  NvInfoPass(Context &ctx, StepTimer &timer)
+      : ctx_(ctx), timer_(timer), module_(module_info(ctx)), graph_(ctx, module_) {}
 
   void run() {
+    timer_.step("call_graph");
     propagate_register_counts();
     add_min_stack_sizes();
     for (const std::string &e : ctx_.out.late_errors)
       ctx_.diag.error(e);
+    timer_.step("module");
     gather_function_facts();
+    timer_.step("facts");
     rewrite_function_infos();
+    timer_.step("functions");
   }
 
 private:
@@ -302,6 +308,7 @@ private:
   void insert_added_records(OutputSection *sec, size_t position, std::vector<InfoRecord> added);
 
   Context &ctx_;
+  StepTimer &timer_;
   OutputSection *module_;
   CallGraph graph_;
   std::vector<OutputSymbol *> kernels_;
@@ -680,7 +687,10 @@ void NvInfoPass::place_added_records(OutputSection *sec, size_t position, Rewrit
 
 } // namespace
 
-void build_nv_info(Context &ctx) { NvInfoPass(ctx).run(); }
+void build_nv_info(Context &ctx) {
+  StepTimer timer(ctx, "build_nv_info");
+  NvInfoPass(ctx, timer).run();
+}
 
 namespace {
 

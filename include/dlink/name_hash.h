@@ -66,16 +66,21 @@ public:
   bool contains(std::string_view key) const { return find(key) != nullptr; }
 
   // Adds the key if absent (a present key keeps its value); whether it did.
-  bool emplace(std::string_view key, V value) {
+  bool emplace(std::string_view key, V value) { return try_emplace(key, std::move(value)).second; }
+
+  // Adds the key if absent; the key's value (the one held for a present
+  // key) and whether it was added. The pointer stays valid until the next
+  // insertion or removal.
+  std::pair<V *, bool> try_emplace(std::string_view key, V value) {
     if (2 * (entries_.size() + 1) > slots_.size())
       rehash(std::max<size_t>(16, 2 * slots_.size()));
     size_t h = NameHash{}(key);
     Slot &slot = probe(key, h);
     if (slot.entry)
-      return false;
+      return {&entries_[slot.entry - 1].value, false};
     entries_.push_back({key, std::move(value), h});
     slot = {tag(h), static_cast<std::uint32_t>(entries_.size())};
-    return true;
+    return {&entries_.back().value, true};
   }
 
   // Removes the key if present.

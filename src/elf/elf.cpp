@@ -416,8 +416,11 @@ ElfImage elf_image(const ElfFile &f) {
     pieces.emplace_back(f.shoff, std::span<const u8>(shdrs, f.sections.size() * kShdrSize));
   if (!f.segments.empty())
     pieces.emplace_back(f.phoff, std::span<const u8>(phdrs, f.segments.size() * kPhdrSize));
-  std::stable_sort(pieces.begin(), pieces.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  // (Usually already in file order: the sections' offsets follow the
+  // section headers.)
+  auto by_offset = [](const auto &a, const auto &b) { return a.first < b.first; };
+  if (!std::is_sorted(pieces.begin(), pieces.end(), by_offset))
+    std::stable_sort(pieces.begin(), pieces.end(), by_offset);
   for (size_t i = 1; i < pieces.size(); i++)
     if (pieces[i].first < pieces[i - 1].first + pieces[i - 1].second.size()) {
       // Overlapping pieces (sections sharing their bytes): the image decides.

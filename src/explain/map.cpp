@@ -190,8 +190,8 @@ void write_symbols(const Context &ctx, bool image, std::string &out) {
 bool lost_weak_copy(const Context &ctx, const InputObject &obj, const ElfSymbol &s) {
   if (s.bind() != STB_WEAK || s.type() != STT_FUNC)
     return false;
-  auto it = ctx.out.weak_winner.find(s.name);
-  return it != ctx.out.weak_winner.end() && it->second != obj.index;
+  const u32 *winner = ctx.out.weak_winner.find(s.name);
+  return winner && *winner != obj.index;
 }
 
 void write_removed(const Context &ctx, std::string &out) {
@@ -255,9 +255,9 @@ void write_weak(const Context &ctx, std::string &out) {
     n++;
     const InputObject *kept = nullptr;
     std::string rule;
-    if (auto it = ctx.out.weak_winner.find(name); it != ctx.out.weak_winner.end()) {
+    if (const u32 *winner = ctx.out.weak_winner.find(name)) {
       for (const auto &[obj, index] : list)
-        if (obj->index == it->second)
+        if (obj->index == *winner)
           kept = obj;
       rule = "the copy with the fewest registers (EIATTR_REGCOUNT), the first on ties";
     } else if (OutputSymbol *const *g = ctx.out.global_by_name.find(name)) {

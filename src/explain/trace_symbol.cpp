@@ -48,10 +48,10 @@ std::string describe_symbol_traces(const Context &ctx, const std::vector<std::st
         if (s.type() == STT_FUNC && !is_live_function(ctx, *obj, i))
           notes += "; removed as dead code";
         if (s.bind() == STB_WEAK && s.type() == STT_FUNC) {
-          auto it = ctx.out.weak_winner.find(s.name);
-          if (it != ctx.out.weak_winner.end() && it->second != obj->index)
-            notes += fmt::format("; this weak copy lost to #{} {}", it->second,
-                                 it->second < ctx.inputs.size() ? ctx.inputs[it->second]->name : "");
+          const u32 *winner = ctx.out.weak_winner.find(s.name);
+          if (winner && *winner != obj->index)
+            notes += fmt::format("; this weak copy lost to #{} {}", *winner,
+                                 *winner < ctx.inputs.size() ? ctx.inputs[*winner]->name : "");
         }
         block += fmt::format("{}: definition of {} ({}, size {}){}\n", obj->name, s.name, what, s.size,
                              notes);

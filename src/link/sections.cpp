@@ -213,8 +213,8 @@ bool InputMerger::names_discarded_function(std::string_view fn) const {
 }
 
 bool InputMerger::is_weak_winner(std::string_view name) const {
-  auto it = ctx_.out.weak_winner.find(name);
-  return it == ctx_.out.weak_winner.end() || it->second == obj_.index;
+  const u32 *winner = ctx_.out.weak_winner.find(name);
+  return !winner || *winner == obj_.index;
 }
 
 bool InputMerger::dropped_function(u32 i) const {

@@ -49,23 +49,23 @@ u64 InputMerger::definition_position(const ElfSymbol &in) const {
 }
 
 bool InputMerger::duplicate_of_dead_definition(const ElfSymbol &s, bool live) {
-  auto [it, first] = ctx_.out.strong_function_defs.try_emplace(s.name, &obj_, live);
+  auto [def, first] = ctx_.out.strong_function_defs.try_emplace(s.name, {&obj_, live});
   if (first)
     return false;
-  if (live && it->second.second)
+  if (live && def->second)
     return false;
   ctx_.diag.error(fmt::format("Multiple definition of '{}' in '{}', first defined in '{}'", s.name,
-                              obj_.name, it->second.first->name));
+                              obj_.name, def->first->name));
   multiple_definition_ = true;
   return true;
 }
 
 void InputMerger::check_function_kind(const ElfSymbol &s) {
   bool entry = (s.other & STO_CUDA_ENTRY) != 0;
-  auto [it, first] = ctx_.out.function_is_kernel.try_emplace(s.name, entry);
+  auto [kernel, first] = ctx_.out.function_is_kernel.try_emplace(s.name, entry);
   if (first)
     return;
-  if (it->second == entry)
+  if (*kernel == entry)
     return;
   ctx_.diag.error(fmt::format("Function '{}' not declared __global__ in all source files",
                               demangle(s.name).value_or(std::string(s.name))));
@@ -682,7 +682,7 @@ void choose_weak_definitions(Context &ctx) {
     }
   }
   for (auto &[name, choice] : best)
-    ctx.out.weak_winner[name] = choice.second;
+    *ctx.out.weak_winner.try_emplace(name, 0).first = choice.second;
 }
 
 void resolve_undefined(Context &ctx) {
