@@ -51,6 +51,31 @@ struct InputOrigin {
   bool every_member = false; // a user archive: nvlink loads every member
 };
 
+// What an input or output section is, by its name and type
+// (classify_section).
+enum class SectionKind {
+  Other,
+  Text,           // .text.<f>
+  FunctionInfo,   // .nv.info.<f>
+  ModuleInfo,     // .nv.info
+  Compat,         // .nv.compat
+  Constant,       // .nv.constantN, .nv.constant0.<k>
+  GlobalInit,     // .nv.global.init
+  Global,         // .nv.global
+  Shared,         // .nv.shared.<k>
+  DebugShared,    // .nv_debug.shared (marks use of dynamic shared memory)
+  SharedReserved, // .nv.shared.reserved.<n> (sm_110 workaround variables)
+  Reloc,          // .rel / .rela
+  Callgraph,
+  Prototype,
+  RelAction,
+  Note,
+  Debug,          // .debug_*, .nv_debug_*
+  Mercury,        // .nv.capmerc.* / .nv.merc.* (sm_100+)
+  StringTable,
+  SymbolTable,
+};
+
 // One relocatable cubin taking part in the link.
 struct InputObject {
   std::string name;          // as nvlink names it in messages ("lib.a:member.o" for members)
@@ -106,6 +131,8 @@ struct InputObject {
     // ".nv.info.<f>", ".nv.constant0.<f>", ".nv.constant2.<f>",
     // ".nv.shared.<f>"), 0 if none (InputMerger::is_dead_section).
     std::vector<u32> named_function;
+    // Per section: its kind (classify_section).
+    std::vector<SectionKind> kinds;
     static bool has(const std::vector<std::string_view> &names, std::string_view name) {
       return !names.empty() && std::binary_search(names.begin(), names.end(), name);
     }
@@ -249,28 +276,6 @@ struct InfoRecord {
   bool bank_tail = false;     // sm_100+: parameter-bank record re-added after the merge
 };
 
-enum class SectionKind {
-  Other,
-  Text,           // .text.<f>
-  FunctionInfo,   // .nv.info.<f>
-  ModuleInfo,     // .nv.info
-  Compat,         // .nv.compat
-  Constant,       // .nv.constantN, .nv.constant0.<k>
-  GlobalInit,     // .nv.global.init
-  Global,         // .nv.global
-  Shared,         // .nv.shared.<k>
-  DebugShared,    // .nv_debug.shared (marks use of dynamic shared memory)
-  SharedReserved, // .nv.shared.reserved.<n> (sm_110 workaround variables)
-  Reloc,          // .rel / .rela
-  Callgraph,
-  Prototype,
-  RelAction,
-  Note,
-  Debug,          // .debug_*, .nv_debug_*
-  Mercury,        // .nv.capmerc.* / .nv.merc.* (sm_100+)
-  StringTable,
-  SymbolTable,
-};
 
 struct OutputSection {
   std::string_view name;

@@ -70,10 +70,12 @@ static void prepare_merge(InputObject &obj) {
     if (obj.symbols[k].type() == STT_FUNC && obj.symbols[k].shndx != SHN_UNDEF)
       prep.function_definitions.try_emplace(obj.symbols[k].name, k);
   prep.named_function.assign(obj.elf.sections.size(), 0);
+  prep.kinds.resize(obj.elf.sections.size());
   for (u32 i = 0; i < obj.elf.sections.size(); i++) {
     std::string_view name = obj.elf.sections[i].name;
     std::string_view fn;
-    switch (classify_section(name, obj.elf.sections[i].type)) {
+    prep.kinds[i] = classify_section(name, obj.elf.sections[i].type);
+    switch (prep.kinds[i]) {
     case SectionKind::Text:
       fn = name.substr(6);
       break;
@@ -104,15 +106,17 @@ void InputMerger::run() {
       later_weak_copy_.insert(i);
   }
   merge_function_symbols();
+  // (Which weak copies' debug records go is settled by the function
+  // symbols' merge.)
+  obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
+  for (u32 k = 0; k < obj_.symbols.size(); k++)
+    obj_.dropped_debug_copies[k] = debug_copy_dropped(k);
   merge_other_symbols();
   merge_section_symbols();
   merge_section_contents();
   const OutputSymbol *last_global = ctx_.out.globals.empty() ? nullptr : ctx_.out.globals.back();
   for (OutputSymbol *sym : new_dynamic_arrays_)
     ctx_.out.preserved_dynamic_arrays.emplace_back(sym, last_global);
-  obj_.dropped_debug_copies.assign(obj_.symbols.size(), false);
-  for (u32 k = 0; k < obj_.symbols.size(); k++)
-    obj_.dropped_debug_copies[k] = debug_copy_dropped(k);
   // (The merger's last use of its tables: the input keeps them.)
   obj_.sym_map = std::move(sym_map_);
   obj_.sec_map = std::move(sec_map_);
@@ -216,6 +220,7 @@ void merge_inputs(Context &ctx) {
     ctx.inputs[i]->parsed = {};
     ctx.inputs[i]->merge_prep.function_definitions = {};
     ctx.inputs[i]->merge_prep.named_function = {};
+    ctx.inputs[i]->merge_prep.kinds = {};
   });
   inputs::release_input_pages(ctx);
   timer.step("release");

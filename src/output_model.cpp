@@ -249,7 +249,12 @@ OutputSymbol *create_local(Context &ctx, std::string_view name) {
 }
 
 OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela) {
-  std::string name = std::string(rela ? ".rela" : ".rel") + std::string(target->name);
+  // (The name built in a buffer kept between calls: no allocation per
+  // relocation section.)
+  thread_local std::string buffer;
+  buffer.assign(rela ? ".rela" : ".rel");
+  buffer.append(target->name);
+  std::string_view name = buffer;
   if (OutputSection *sec = find_section(ctx, name)) {
     if (sec->target == target || !sec->target)
       return sec;

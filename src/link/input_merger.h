@@ -72,6 +72,8 @@ public:
 private:
   const ElfSection &in_section(u32 i) const { return obj_.elf.sections.at(i); }
   u32 section_index(const ElfSection &in) const { return static_cast<u32>(&in - obj_.elf.sections.data()); }
+  // classify_section of input section `i` (found before the merge).
+  SectionKind kind_of(u32 i) const { return obj_.merge_prep.kinds.at(i); }
 
   // Output section for input section `i`, created and filled on first use.
   OutputSection *map_section(u32 i);
@@ -350,7 +352,9 @@ private:
   bool references_bound_texture(const ElfReloc &r) const;
 
   // Whether nvlink also creates the REL twin of RELA section `in`.
-  bool drops_weak_copy_debug_record(const ElfSection &in, const ElfReloc &r) const;
+  // Whether the relocations of `in` lose those of dropped weak copies
+  // (debug sections but .debug_info and .debug_loc).
+  bool drops_weak_copy_debug_records(const ElfSection &in) const;
   bool wants_rel_twin(const ElfSection &in, const std::vector<ElfReloc> &relocs) const;
 
   void merge_relocs(const ElfSection &in);

@@ -137,7 +137,7 @@ void InputMerger::keep_place_for_later_winner(const ElfSection &in) {
   if (in.info >= obj_.elf.sections.size())
     return;
   const ElfSection &target = in_section(in.info);
-  if (classify_section(target.name, target.type) != SectionKind::Text)
+  if (kind_of(in.info) != SectionKind::Text)
     return;
   auto k = defined_function(target.name.substr(6));
   // (Only a copy that held the function: one passed over, never better
@@ -161,7 +161,7 @@ void InputMerger::note_dead_code_references(const ElfSection &in) {
   bool unreachable = false;
   if (in.info < obj_.elf.sections.size()) {
     const ElfSection &target = in_section(in.info);
-    if (classify_section(target.name, target.type) == SectionKind::Text)
+    if (kind_of(in.info) == SectionKind::Text)
       if (auto k = defined_function(target.name.substr(6)))
         unreachable = !is_live_function(ctx_, obj_, *k) &&
                       (obj_.symbols[*k].bind() != STB_WEAK || is_weak_winner(obj_.symbols[*k].name));
@@ -198,9 +198,8 @@ bool InputMerger::references_bound_texture(const ElfReloc &r) const {
 // entries keep theirs (DW_AT_low_pc/high_pc, location ranges, now the kept
 // copy's: measured with glink_3tu's twice<int> and glink_nvcc's clampv<int>,
 // with and without -g).
-bool InputMerger::drops_weak_copy_debug_record(const ElfSection &in, const ElfReloc &r) const {
-  return r.sym && r.sym < obj_.symbols.size() && !(in_section(in.info).flags & SHF_ALLOC) &&
-         !keeps_weak_copy_relocs(in_section(in.info).name) && debug_copy_dropped(r.sym);
+bool InputMerger::drops_weak_copy_debug_records(const ElfSection &in) const {
+  return !(in_section(in.info).flags & SHF_ALLOC) && !keeps_weak_copy_relocs(in_section(in.info).name);
 }
 
 bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfReloc> &relocs) const {
@@ -217,13 +216,16 @@ bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfRelo
   std::vector<ElfReloc> counted;
   std::set<std::string_view> dropped;
   // (Copied only when some are dropped, which debug sections alone have.)
-  if (!(in_section(in.info).flags & SHF_ALLOC))
+  auto dropped_record = [&](const ElfReloc &r) {
+    return r.sym && r.sym < obj_.symbols.size() && obj_.dropped_debug_copies[r.sym];
+  };
+  if (drops_weak_copy_debug_records(in))
     for (const ElfReloc &r : relocs)
-      if (drops_weak_copy_debug_record(in, r))
+      if (dropped_record(r))
         dropped.insert(obj_.symbols[r.sym].name);
   if (!dropped.empty())
     for (const ElfReloc &r : relocs)
-      if (!drops_weak_copy_debug_record(in, r))
+      if (!dropped_record(r))
         counted.push_back(r);
   const std::vector<ElfReloc> twin_relocs = mercury_twin_relocs(ctx_, obj_, in.name, dropped);
   bool has_twin = !twin_relocs.empty() ||
@@ -346,7 +348,7 @@ void convert_relocs(const Context &ctx, const DeferredConversion &job) {
     bool known = r.sym && r.sym < obj.symbols.size();
     bool dead_target = known && !is_live_function(ctx, obj, r.sym);
     // (A weak copy's debug records that nvlink drops:
-    // InputMerger::drops_weak_copy_debug_record.)
+    // InputMerger::drops_weak_copy_debug_records.)
     if (known && debug_target && obj.dropped_debug_copies[r.sym])
       continue;
     if (dead_target && r.type != 0x48 && r.type != 0x49)

@@ -144,7 +144,7 @@ void InputMerger::append_data(OutputSection *out, u32 i) {
 
 bool InputMerger::is_dead_section(u32 i) const {
   const ElfSection &in = in_section(i);
-  if (classify_section(in.name, in.type) == SectionKind::Reloc)
+  if (kind_of(i) == SectionKind::Reloc)
     return in.info < obj_.elf.sections.size() && in.info != i && is_dead_section(in.info);
   const std::vector<u32> &named = obj_.merge_prep.named_function;
   u32 k = i < named.size() ? named[i] : 0;
@@ -243,7 +243,7 @@ void InputMerger::merge_section_symbols() {
   // device code; testdata/src/empty_debug_sections_g).
   for (u32 i = 1; i < obj_.elf.sections.size() && i < sec_map_.size(); i++) {
     const ElfSection &in = in_section(i);
-    if (classify_section(in.name, in.type) != SectionKind::Debug || sec_map_[i] ||
+    if (kind_of(i) != SectionKind::Debug || sec_map_[i] ||
         is_mercury_section(in) || is_dead_section(i))
       continue;
     map_section(i);
@@ -252,8 +252,7 @@ void InputMerger::merge_section_symbols() {
     const ElfSymbol &s = obj_.symbols[i];
     if (s.type() != STT_SECTION || s.shndx == SHN_UNDEF || s.shndx >= sec_map_.size())
       continue;
-    const ElfSection &in = in_section(s.shndx);
-    SectionKind kind = classify_section(in.name, in.type);
+    SectionKind kind = kind_of(s.shndx);
     if (kind == SectionKind::Callgraph || kind == SectionKind::Prototype ||
         kind == SectionKind::Note)
       continue;
@@ -308,13 +307,13 @@ void InputMerger::merge_section_contents() {
     // with -r, -r --preserve-relocs and --preserve-relocs of such an input).
     if (in.type == SHT_CUDA_RESOLVED_RELA)
       continue;
-    if (classify_section(in.name, in.type) == SectionKind::Text && !is_dead_section(i))
+    if (kind_of(i) == SectionKind::Text && !is_dead_section(i))
       refuse_code_needing_reencoding(in);
     if ((in.type == SHT_CUDA_UFT_ENTRY || in.type == SHT_CUDA_UDT_ENTRY) && relocatable_output(ctx_)) {
       note_unified_entries(i);
       continue;
     }
-    switch (classify_section(in.name, in.type)) {
+    switch (kind_of(i)) {
     case SectionKind::ModuleInfo:
       merge_module_info(in);
       break;
