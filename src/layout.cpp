@@ -402,6 +402,8 @@ void layout_shared(Context &ctx) {
 // merged after it. The banks of copies merged before the kept one (a later
 // copy with fewer registers won) are not copied at all.
 void merge_function_banks(Context &ctx) {
+  if (ctx.out.function_banks.empty())
+    return;
   CalleeMap callees = direct_callees(ctx);
   std::vector<OutputSymbol *> kernels;
   for (OutputSymbol *sym : ctx.out.locals)

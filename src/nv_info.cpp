@@ -11,6 +11,8 @@
 #include "output_model.h"
 #include "pass_timer.h"
 
+#include "dlink/pointer_index.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -95,8 +97,8 @@ public:
 
   const std::vector<const OutputSymbol *> &callees(const OutputSymbol *f) const {
     static const std::vector<const OutputSymbol *> kNone;
-    auto it = ids_.find(f);
-    return it == ids_.end() ? kNone : callees_[it->second];
+    std::optional<u32> n = ids_.find(f);
+    return n ? callees_[*n] : kNone;
   }
 
   // Functions from which no call cycle is reachable: their deepest stack
@@ -105,8 +107,8 @@ public:
   // the depth of a call DAG). Only functions that reach a cycle are walked
   // path by path, which is what counts the cycle warnings.
   bool reaches_cycle(const OutputSymbol *f) {
-    auto it = ids_.find(f);
-    return it != ids_.end() && reaches_cycle(it->second);
+    std::optional<u32> n = ids_.find(f);
+    return n && reaches_cycle(*n);
   }
 
   // Depth-first walk from `root`; recursion makes the stack size unknown.
@@ -115,9 +117,8 @@ public:
     if (auto done = walked_.find(root); done != walked_.end())
       return done->second;
     Walk w;
-    auto it = ids_.find(root);
-    if (it != ids_.end())
-      w.stack = visit(it->second, w);
+    if (std::optional<u32> n = ids_.find(root))
+      w.stack = visit(*n, w);
     return walked_[root] = w;
   }
 
@@ -125,12 +126,12 @@ public:
   // only: kernels may be asked about concurrently.)
   std::vector<const OutputSymbol *> reached_functions(const OutputSymbol *kernel) const {
     std::vector<const OutputSymbol *> found;
-    auto it = ids_.find(kernel);
-    if (it == ids_.end())
+    std::optional<u32> start = ids_.find(kernel);
+    if (!start)
       return found;
     std::vector<bool> seen(nodes_.size(), false);
-    seen[it->second] = true;
-    std::vector<u32> work{it->second};
+    seen[*start] = true;
+    std::vector<u32> work{*start};
     while (!work.empty()) {
       u32 f = work.back();
       work.pop_back();
@@ -153,7 +154,7 @@ private:
   enum class Mark : u8 { Unseen, Open, Acyclic, Cyclic };
 
   u32 id(const OutputSymbol *f) {
-    auto [it, fresh] = ids_.try_emplace(f, static_cast<u32>(nodes_.size()));
+    auto [n, fresh] = ids_.intern(f);
     if (fresh) {
       nodes_.push_back(f);
       callees_.emplace_back();
@@ -161,7 +162,7 @@ private:
       frame_.push_back(0);
       regs_.push_back(0);
     }
-    return it->second;
+    return n;
   }
 
   bool reaches_cycle(u32 f) {
@@ -209,7 +210,7 @@ private:
     return frame_[f] + deepest;
   }
 
-  std::unordered_map<const OutputSymbol *, u32> ids_;
+  PointerIndex<OutputSymbol> ids_;
   std::vector<const OutputSymbol *> nodes_;
   std::vector<std::vector<const OutputSymbol *>> callees_;
   std::vector<std::vector<u32>> callee_ids_;

@@ -6,9 +6,10 @@
 #include "output/target_hooks.h"
 #include "output_model.h"
 
+#include "dlink/pointer_index.h"
+
 #include <algorithm>
 #include <array>
-#include <unordered_map>
 
 namespace dlink {
 
@@ -270,25 +271,38 @@ void CallgraphSection::prepare(Context &ctx, OutputLayout &layout) {
   // Call edges: callers in symbol creation order, each caller's callees
   // most recent first (nvlink keeps a prepend list per caller).
   put(0, -1);
-  // Group the edges by caller once (callers in order of first appearance).
-  std::vector<OutputSymbol *> callers;
-  std::unordered_map<const OutputSymbol *, std::vector<u32>> edges_of;
+  // Group the edges by caller once: callers numbered in order of first
+  // appearance, each one's edges in a run of one array.
+  PointerIndex<OutputSymbol> callers;
+  std::vector<u32> group(out.call_edges.size(), ~0u), first(1, 0);
   for (u32 i = 0; i < out.call_edges.size(); i++) {
     if (out.dead_call_edges.count(i))
       continue;
-    auto [it, fresh] = edges_of.try_emplace(out.call_edges[i].first);
+    auto [g, fresh] = callers.intern(out.call_edges[i].first);
     if (fresh)
-      callers.push_back(out.call_edges[i].first);
-    it->second.push_back(i);
+      first.push_back(0);
+    group[i] = g;
+    first[g + 1]++;
   }
-  std::stable_sort(callers.begin(), callers.end(), [](const OutputSymbol *x, const OutputSymbol *y) {
-    return (x ? x->create_seq : 0) < (y ? y->create_seq : 0);
+  for (size_t g = 1; g < first.size(); g++)
+    first[g] += first[g - 1];
+  std::vector<u32> edges(first.back()), fill(first.begin(), first.end() - 1);
+  for (u32 i = 0; i < out.call_edges.size(); i++)
+    if (group[i] != ~0u)
+      edges[fill[group[i]]++] = i;
+  // Callers in symbol creation order (ties in order of appearance), each
+  // one's callees most recent first.
+  const std::vector<const OutputSymbol *> &caller = callers.keys();
+  std::vector<u32> order(caller.size());
+  for (u32 g = 0; g < order.size(); g++)
+    order[g] = g;
+  std::stable_sort(order.begin(), order.end(), [&](u32 x, u32 y) {
+    return (caller[x] ? caller[x]->create_seq : 0) < (caller[y] ? caller[y]->create_seq : 0);
   });
-  for (OutputSymbol *caller : callers) {
-    const std::vector<u32> &list = edges_of[caller];
-    for (auto it = list.rbegin(); it != list.rend(); ++it)
-      put(idx(caller), static_cast<i32>(idx(out.call_edges[*it].second)));
-  }
+  entries_.reserve(entries_.size() + edges.size());
+  for (u32 g : order)
+    for (u32 k = first[g + 1]; k-- > first[g];)
+      put(idx(caller[g]), static_cast<i32>(idx(out.call_edges[edges[k]].second)));
   // Address-taken functions in symbol creation order; indirect call sites
   // and their possible targets grouped by function (in symbol order), each
   // group most recent first, targets listed once per function.

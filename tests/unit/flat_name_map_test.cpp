@@ -1,8 +1,11 @@
-// FlatNameMap (include/dlink/name_hash.h): the output model's section index.
+// FlatNameMap (include/dlink/name_hash.h), the output model's section index, and
+// PointerIndex (include/dlink/pointer_index.h), the call graphs' numbering.
 #include "dlink/name_hash.h"
+#include "dlink/pointer_index.h"
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -65,6 +68,44 @@ TEST(FlatNameMap, AgreesWithAReferenceMapUnderRandomEdits) {
       }
     }
   }
+}
+
+// try_emplace gives the value held for a present key, untouched.
+TEST(FlatNameMap, TryEmplaceKeepsTheValueOfAPresentKey) {
+  FlatNameMap<int> map;
+  auto [first, added] = map.try_emplace("k", 1);
+  EXPECT_TRUE(added);
+  EXPECT_EQ(*first, 1);
+  auto [again, added_again] = map.try_emplace("k", 2);
+  EXPECT_FALSE(added_again);
+  EXPECT_EQ(*again, 1);
+  *again = 3;
+  EXPECT_EQ(*map.find("k"), 3);
+}
+
+// Pointers are numbered in the order first seen, whatever their addresses,
+// through the table's growth.
+TEST(PointerIndex, NumbersInOrderOfFirstSight) {
+  std::vector<int> objects(5000);
+  std::vector<const int *> order;
+  std::mt19937 rng(7);
+  for (int i = 0; i < 20000; i++)
+    order.push_back(&objects[rng() % objects.size()]);
+  PointerIndex<int> index;
+  std::unordered_map<const int *, std::uint32_t> ref;
+  for (const int *p : order) {
+    auto [n, fresh] = index.intern(p);
+    auto [it, ref_fresh] = ref.try_emplace(p, static_cast<std::uint32_t>(ref.size()));
+    ASSERT_EQ(fresh, ref_fresh);
+    ASSERT_EQ(n, it->second);
+  }
+  ASSERT_EQ(index.size(), ref.size());
+  for (const auto &[p, n] : ref) {
+    ASSERT_EQ(index.find(p), std::optional<std::uint32_t>(n));
+    ASSERT_EQ(index.keys()[n], p);
+  }
+  int outside = 0;
+  EXPECT_EQ(index.find(&outside), std::nullopt);
 }
 
 } // namespace
