@@ -237,6 +237,9 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
     symbols[i]->index = static_cast<u32>(i + 1);
 }
 
+// How many names ahead the string tables' lookup slots are fetched.
+constexpr size_t kPrefetchAhead = 16;
+
 void build_string_tables(Context &ctx, OutputLayout &layout) {
   const OutputModel &out = ctx.out;
   // (Both tables' names are hashed in parallel and added in order on this
@@ -252,6 +255,8 @@ void build_string_tables(Context &ctx, OutputLayout &layout) {
       layout.shndx_name = layout.shstrtab.add(".symtab_shndx", 0, true);
     if (layout.family_shndx && i == layout.family_shndx_name_before)
       layout.family_shndx_name = layout.shstrtab.add(layout.family_shndx_section, 0, true);
+    if (i + kPrefetchAhead < section_hashes.size())
+      layout.shstrtab.prefetch(section_hashes[i + kPrefetchAhead]);
     u32 off = layout.shstrtab.add_hashed(entry.name, section_hashes[i], entry.pad, entry.own != nullptr);
     if (entry.own)
       layout.own_name_offset[entry.own] = off;
@@ -282,11 +287,14 @@ void build_string_tables(Context &ctx, OutputLayout &layout) {
   layout.strtab = StringTable(total);
   StringTable &strtab = layout.strtab;
   strtab.reserve_bytes(bytes);
-  for (size_t i = 0; i < total; i++)
+  for (size_t i = 0; i < total; i++) {
+    if (i + kPrefetchAhead < total)
+      strtab.prefetch(hashes[i + kPrefetchAhead]);
     if (i < n_proto && names[i].empty())
       strtab.add_empty();
     else
       strtab.add_hashed(names[i], hashes[i]);
+  }
 }
 
 } // namespace dlink

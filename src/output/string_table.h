@@ -52,6 +52,9 @@ public:
   }
   u32 empty_offset() const { return empty_offset_; }
   static size_t hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+  // Brings the lookup slot of a name of hash `h` into the cache (a later
+  // add_hashed of it then waits for no memory).
+  void prefetch(size_t h) const { __builtin_prefetch(&slots_[h & (slots_.size() - 1)]); }
   // Room for `bytes` more bytes without reallocating.
   void reserve_bytes(size_t bytes) { bytes_.reserve(bytes_.size() + bytes); }
   u32 offset_of(std::string_view s) const {
