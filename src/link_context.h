@@ -133,6 +133,9 @@ struct InputObject {
     std::vector<u32> named_function;
     // Per section: its kind (classify_section).
     std::vector<SectionKind> kinds;
+    // Per symbol and per section: NameHash of its name (the merge's lookups
+    // by name).
+    std::vector<size_t> symbol_hashes, section_hashes;
     static bool has(const std::vector<std::string_view> &names, std::string_view name) {
       return !names.empty() && std::binary_search(names.begin(), names.end(), name);
     }

@@ -69,6 +69,12 @@ static void prepare_merge(InputObject &obj) {
   for (u32 k = 1; k < obj.symbols.size(); k++)
     if (obj.symbols[k].type() == STT_FUNC && obj.symbols[k].shndx != SHN_UNDEF)
       prep.function_definitions.try_emplace(obj.symbols[k].name, k);
+  prep.symbol_hashes.resize(obj.symbols.size());
+  for (u32 k = 0; k < obj.symbols.size(); k++)
+    prep.symbol_hashes[k] = NameHash{}(obj.symbols[k].name);
+  prep.section_hashes.resize(obj.elf.sections.size());
+  for (u32 i = 0; i < obj.elf.sections.size(); i++)
+    prep.section_hashes[i] = NameHash{}(obj.elf.sections[i].name);
   prep.named_function.assign(obj.elf.sections.size(), 0);
   prep.kinds.resize(obj.elf.sections.size());
   for (u32 i = 0; i < obj.elf.sections.size(); i++) {
@@ -221,6 +227,8 @@ void merge_inputs(Context &ctx) {
     ctx.inputs[i]->merge_prep.function_definitions = {};
     ctx.inputs[i]->merge_prep.named_function = {};
     ctx.inputs[i]->merge_prep.kinds = {};
+    ctx.inputs[i]->merge_prep.symbol_hashes = {};
+    ctx.inputs[i]->merge_prep.section_hashes = {};
   });
   inputs::release_input_pages(ctx);
   timer.step("release");

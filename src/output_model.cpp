@@ -63,7 +63,11 @@ bool kind_has_section_symbol(SectionKind kind) {
 }
 
 OutputSection *find_section(Context &ctx, std::string_view name) {
-  if (OutputSection **sec = ctx.out.section_by_name.find(name))
+  return find_section(ctx, name, NameHash{}(name));
+}
+
+OutputSection *find_section(Context &ctx, std::string_view name, size_t hash) {
+  if (OutputSection **sec = ctx.out.section_by_name.find(name, hash))
     return *sec;
   if (ctx.out.deferred_by_name.empty())
     return nullptr;
@@ -116,12 +120,16 @@ void add_section_symbol(Context &ctx, OutputSection *sec) {
 }
 
 void register_section(Context &ctx, OutputSection *sec, bool with_symbol) {
+  register_section(ctx, sec, with_symbol, NameHash{}(sec->name));
+}
+
+void register_section(Context &ctx, OutputSection *sec, bool with_symbol, size_t hash) {
   OutputModel &out = ctx.out;
   sec->create_seq = out.next_seq++;
   sec->late = out.closed;
   sec->symbol->create_seq = sec->create_seq;
   out.sections.push_back(sec);
-  out.section_by_name.emplace(sec->name, sec);
+  out.section_by_name.try_emplace(sec->name, hash, sec);
   if (!out.deferred_by_name.empty())
     out.deferred_by_name.erase(sec->name);
   out.shstrtab_names.push_back({sec->name, 0});
@@ -142,6 +150,13 @@ OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64
                               u64 align, u64 entsize) {
   OutputSection *sec = new_section(ctx, name, type, flags, align, entsize);
   register_section(ctx, sec);
+  return sec;
+}
+
+OutputSection *create_section(Context &ctx, std::string_view name, size_t hash, u32 type, u64 flags,
+                              u64 align, u64 entsize) {
+  OutputSection *sec = new_section(ctx, name, type, flags, align, entsize);
+  register_section(ctx, sec, true, hash);
   return sec;
 }
 
@@ -199,7 +214,16 @@ OutputSymbol *find_global(Context &ctx, std::string_view name) {
   return sym ? *sym : nullptr;
 }
 
+OutputSymbol *find_global(Context &ctx, std::string_view name, size_t hash) {
+  OutputSymbol **sym = ctx.out.global_by_name.find(name, hash);
+  return sym ? *sym : nullptr;
+}
+
 OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_definition) {
+  return create_global(ctx, name, weak_definition, NameHash{}(name));
+}
+
+OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_definition, size_t hash) {
   auto *sym = ctx.arena.make<OutputSymbol>();
   sym->name = ctx.arena.save(name);
   sym->bind = STB_GLOBAL;
@@ -212,7 +236,7 @@ OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_defin
   } else {
     ctx.out.globals.push_back(sym);
   }
-  ctx.out.global_by_name.emplace(sym->name, sym);
+  ctx.out.global_by_name.try_emplace(sym->name, hash, sym);
   return sym;
 }
 

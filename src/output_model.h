@@ -19,12 +19,16 @@ bool kind_has_section_symbol(SectionKind kind);
 // (.nv.constant0.<k>) also creates its .rel companion first, as nvlink does.
 OutputSection *create_section(Context &ctx, std::string_view name, u32 type, u64 flags,
                               u64 align, u64 entsize = 0);
+// The same with the name's NameHash computed beforehand.
+OutputSection *create_section(Context &ctx, std::string_view name, size_t hash, u32 type, u64 flags,
+                              u64 align, u64 entsize);
 // The call-graph sections (.nv.callgraph, .nv.prototype), created once: by
 // the first per-kernel constant bank made at layout time, else when the
 // link's sections are finished.
 void create_callgraph_sections(Context &ctx);
 
 OutputSection *find_section(Context &ctx, std::string_view name);
+OutputSection *find_section(Context &ctx, std::string_view name, size_t hash);
 
 // Two-step creation, for sections whose contents are known while merging but
 // which nvlink creates (names, section symbol) later: new_section() makes
@@ -32,6 +36,7 @@ OutputSection *find_section(Context &ctx, std::string_view name);
 OutputSection *new_section(Context &ctx, std::string_view name, u32 type, u64 flags, u64 align,
                            u64 entsize = 0);
 void register_section(Context &ctx, OutputSection *sec, bool with_symbol = true);
+void register_section(Context &ctx, OutputSection *sec, bool with_symbol, size_t hash);
 // The .strtab name and section symbol register_section(.., false) left out.
 void add_section_symbol(Context &ctx, OutputSection *sec);
 
@@ -46,6 +51,8 @@ void rename_section(Context &ctx, OutputSection *sec, std::string_view new_name,
 void create_skeleton(Context &ctx);
 
 OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_definition = false);
+// The same with the name's NameHash computed beforehand.
+OutputSymbol *create_global(Context &ctx, std::string_view name, bool weak_definition, size_t hash);
 // A local symbol that appears in the output's .symtab (its name goes to
 // .strtab now, unlike global names).
 OutputSymbol *create_local(Context &ctx, std::string_view name);
@@ -58,6 +65,7 @@ void add_local_symbol(Context &ctx, OutputSymbol *sym);
 // name (added by create_local) leaves .strtab too.
 void forget_symbol(Context &ctx, OutputSymbol *sym);
 OutputSymbol *find_global(Context &ctx, std::string_view name);
+OutputSymbol *find_global(Context &ctx, std::string_view name, size_t hash);
 
 // An input EIATTR record as an output record: the symbol fields (REGCOUNT,
 // FRAME_SIZE, PARAM_CBANK, EXTERNS...) are mapped through `symbol_of`.

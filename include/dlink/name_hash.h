@@ -55,10 +55,11 @@ template <class V>
 class FlatNameMap {
 public:
   // nullptr when absent.
-  V *find(std::string_view key) {
+  V *find(std::string_view key) { return entries_.empty() ? nullptr : find(key, NameHash{}(key)); }
+  // find() with the key's NameHash computed beforehand.
+  V *find(std::string_view key, size_t h) {
     if (entries_.empty())
       return nullptr;
-    size_t h = NameHash{}(key);
     Slot &slot = probe(key, h);
     return slot.entry ? &entries_[slot.entry - 1].value : nullptr;
   }
@@ -72,9 +73,12 @@ public:
   // key) and whether it was added. The pointer stays valid until the next
   // insertion or removal.
   std::pair<V *, bool> try_emplace(std::string_view key, V value) {
+    return try_emplace(key, NameHash{}(key), std::move(value));
+  }
+  // try_emplace() with the key's NameHash computed beforehand.
+  std::pair<V *, bool> try_emplace(std::string_view key, size_t h, V value) {
     if (2 * (entries_.size() + 1) > slots_.size())
       rehash(std::max<size_t>(16, 2 * slots_.size()));
-    size_t h = NameHash{}(key);
     Slot &slot = probe(key, h);
     if (slot.entry)
       return {&entries_[slot.entry - 1].value, false};

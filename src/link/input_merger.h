@@ -229,12 +229,16 @@ private:
   // A strong function defined twice is an error even where dead-code
   // elimination drops one copy or both; the case of two live copies is
   // reported where the second is merged.
-  bool duplicate_of_dead_definition(const ElfSymbol &s, bool live);
+  bool duplicate_of_dead_definition(u32 i, bool live);
 
   // Every mention of a global function, references included, must agree
   // with the first on being a kernel (measured; reported before a multiple
   // definition, with the demangled name).
-  void check_function_kind(const ElfSymbol &s);
+  void check_function_kind(u32 i);
+  // NameHash of symbol `i`'s name (found before the merge).
+  size_t name_hash(u32 i) const { return obj_.merge_prep.symbol_hashes.at(i); }
+  // NameHash of input section `i`'s name.
+  size_t section_name_hash(u32 i) const { return obj_.merge_prep.section_hashes.at(i); }
 
   // Pass 1.
   void merge_function_symbols();
@@ -335,7 +339,8 @@ private:
 
   // The output .nv.info.<f> this input's records go to (a local function's
   // is this input's own).
-  OutputSection *function_info_section(std::string_view name);
+  OutputSection *function_info_section(std::string_view name, size_t hash);
+  OutputSection *function_info_section(std::string_view name) { return function_info_section(name, NameHash{}(name)); }
 
   void merge_function_info(const ElfSection &in);
 

@@ -96,9 +96,9 @@ bool InputMerger::local_function(std::string_view fn) const {
          it->substr(kText.size()) == fn;
 }
 
-OutputSection *InputMerger::function_info_section(std::string_view name) {
+OutputSection *InputMerger::function_info_section(std::string_view name, size_t hash) {
   if (!local_function(name.substr(9)))
-    return find_section(ctx_, name);
+    return find_section(ctx_, name, hash);
   auto it = own_info_sections_.find(name);
   return it == own_info_sections_.end() ? nullptr : it->second;
 }
@@ -115,11 +115,13 @@ void InputMerger::merge_function_info(const ElfSection &in) {
       slot = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
     info = slot;
   } else {
-    info = function_info_section(name);
+    info = function_info_section(name, section_name_hash(section_index(in)));
   }
   if (!info) {
-    info = create_section(ctx_, name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
-    own_info_sections_.insert_or_assign(info->name, info);
+    info = create_section(ctx_, name, section_name_hash(section_index(in)), SHT_CUDA_INFO, SHF_INFO_LINK, 4, 0);
+    // (Looked up by name for local functions only.)
+    if (local_function(name.substr(9)))
+      own_info_sections_.insert_or_assign(info->name, info);
   }
   if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
     info->func = sec_map_[in.info]->func;

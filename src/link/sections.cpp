@@ -33,7 +33,9 @@ OutputSection *InputMerger::map_section(u32 i) {
       !relocatable_output(ctx_)) // (-r: an ordinary section)
     return detach_function_bank(i);
   std::string_view name = output_name(in.name);
-  OutputSection *out = local_function_section(name) ? nullptr : find_section(ctx_, name);
+  // (The input's name, hashed before the merge, unless renamed.)
+  const size_t hash = name.data() == in.name.data() ? section_name_hash(i) : NameHash{}(name);
+  OutputSection *out = local_function_section(name) ? nullptr : find_section(ctx_, name, hash);
   if (!out && arch_format(ctx_.arch).late_parameter_banks && name.starts_with(".nv.constant0.")) {
     // Kernel parameter banks created after the merge (sm_100+).
     out = new_section(ctx_, name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
@@ -41,7 +43,7 @@ OutputSection *InputMerger::map_section(u32 i) {
     ctx_.out.deferred_sections.push_back(out);
     ctx_.out.deferred_by_name.emplace(out->name, out);
   } else if (!out) {
-    out = create_section(ctx_, name, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
+    out = create_section(ctx_, name, hash, in.type, in.flags & ~u64(SHF_INFO_LINK), in.addralign,
                          in.entsize);
     if (name.starts_with(".nv.constant.optimizer."))
       ctx_.out.optimizer_banks.push_back(

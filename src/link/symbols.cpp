@@ -48,8 +48,9 @@ u64 InputMerger::definition_position(const ElfSymbol &in) const {
   return static_cast<u64>(&in - obj_.symbols.data());
 }
 
-bool InputMerger::duplicate_of_dead_definition(const ElfSymbol &s, bool live) {
-  auto [def, first] = ctx_.out.strong_function_defs.try_emplace(s.name, {&obj_, live});
+bool InputMerger::duplicate_of_dead_definition(u32 i, bool live) {
+  const ElfSymbol &s = obj_.symbols[i];
+  auto [def, first] = ctx_.out.strong_function_defs.try_emplace(s.name, name_hash(i), {&obj_, live});
   if (first)
     return false;
   if (live && def->second)
@@ -60,9 +61,10 @@ bool InputMerger::duplicate_of_dead_definition(const ElfSymbol &s, bool live) {
   return true;
 }
 
-void InputMerger::check_function_kind(const ElfSymbol &s) {
+void InputMerger::check_function_kind(u32 i) {
+  const ElfSymbol &s = obj_.symbols[i];
   bool entry = (s.other & STO_CUDA_ENTRY) != 0;
-  auto [kernel, first] = ctx_.out.function_is_kernel.try_emplace(s.name, entry);
+  auto [kernel, first] = ctx_.out.function_is_kernel.try_emplace(s.name, name_hash(i), entry);
   if (first)
     return;
   if (*kernel == entry)
@@ -88,9 +90,9 @@ void InputMerger::merge_function_symbols() {
             ->removed = true;
     }
     if (s.type() == STT_FUNC && s.bind() != STB_LOCAL)
-      check_function_kind(s);
+      check_function_kind(i);
     if (s.type() == STT_FUNC && s.bind() == STB_GLOBAL && s.shndx != SHN_UNDEF &&
-        duplicate_of_dead_definition(s, is_live_function(ctx_, obj_, i)))
+        duplicate_of_dead_definition(i, is_live_function(ctx_, obj_, i)))
       continue;
     if (s.type() != STT_FUNC || !is_live_function(ctx_, obj_, i))
       continue;
@@ -98,9 +100,9 @@ void InputMerger::merge_function_symbols() {
       merge_local_function(i, s, filter);
       continue;
     }
-    OutputSymbol *out = find_global(ctx_, s.name);
+    OutputSymbol *out = find_global(ctx_, s.name, name_hash(i));
     if (!out) {
-      out = create_global(ctx_, s.name, s.bind() == STB_WEAK && s.shndx != SHN_UNDEF);
+      out = create_global(ctx_, s.name, s.bind() == STB_WEAK && s.shndx != SHN_UNDEF, name_hash(i));
       out->type = STT_FUNC;
       out->bind = s.bind();
       out->first_referenced_in = &obj_;
@@ -184,7 +186,9 @@ OutputSection *InputMerger::map_function_sections(const ElfSymbol &s, const Kern
     std::string info_name = ".nv.info." + std::string(s.name);
     if (input_section_named(info_name) && !function_info_section(info_name)) {
       OutputSection *info = create_section(ctx_, info_name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
-      own_info_sections_.insert_or_assign(info->name, info);
+      // (Looked up by name for local functions only.)
+      if (local_function(s.name))
+        own_info_sections_.insert_or_assign(info->name, info);
     }
     std::string shared_name = ".nv.shared." + std::string(s.name);
     if (auto shared = input_section_named(shared_name)) {
@@ -252,7 +256,7 @@ void InputMerger::merge_other_symbols() {
       merge_shared_variable(i, prelinked_array ? as_declaration(s) : s);
       continue;
     }
-    OutputSymbol *out = find_global(ctx_, s.name);
+    OutputSymbol *out = find_global(ctx_, s.name, name_hash(i));
     const bool common = s.shndx == SHN_COMMON;
     bool size_mismatch = false;
     if (!out) {
@@ -260,7 +264,7 @@ void InputMerger::merge_other_symbols() {
       bool weak_definition = s.bind() == STB_WEAK && s.shndx != SHN_UNDEF && !common;
       if (weak_definition)
         map_section(s.shndx);
-      out = create_global(ctx_, s.name, weak_definition);
+      out = create_global(ctx_, s.name, weak_definition, name_hash(i));
       out->type = s.type();
       out->bind = s.bind();
       out->other = s.other;
