@@ -335,7 +335,14 @@ InfoRecord converted(const InputObject &obj, const EiRecord &r) {
   return to_output_record(r, [&obj](u32 index) { return mapped(obj, index); });
 }
 
-void convert_relocs(const Context &ctx, const DeferredConversion &job) {
+// Where a job's converted relocations and records go: its output
+// section's lists, or a part of them appended later.
+struct ConversionSink {
+  std::vector<OutputReloc> &relocs;
+  std::vector<InfoRecord> &records, &tail_records;
+};
+
+void convert_relocs(const Context &ctx, const DeferredConversion &job, std::vector<OutputReloc> &into) {
   const InputObject &obj = *job.obj;
   const ElfSection &in = obj.elf.sections[job.section];
   const ElfSection &target = obj.elf.sections[in.info];
@@ -373,22 +380,21 @@ void convert_relocs(const Context &ctx, const DeferredConversion &job) {
       o.overruns_input = true;
     if (known && obj.symbols[r.sym].type() == STT_SECTION && obj.symbols[r.sym].shndx < obj.sec_off.size())
       o.bias = obj.sec_off[obj.symbols[r.sym].shndx];
-    job.out->relocs.push_back(o);
+    into.push_back(o);
   }
 }
 
 } // namespace
 
-static void run_deferred_conversion(const Context &ctx, const DeferredConversion &job) {
-  OutputSection *out = job.out;
+static void run_deferred_conversion(const Context &ctx, const DeferredConversion &job, ConversionSink into) {
   switch (job.kind) {
   case DeferredConversion::Kind::Relocs:
-    convert_relocs(ctx, job);
+    convert_relocs(ctx, job, into.relocs);
     break;
   case DeferredConversion::Kind::ModuleRecords:
     for (const EiRecord &r : *job.records)
       if (!names_dropped_function(ctx, *job.obj, r))
-        out->records.push_back(converted(*job.obj, r));
+        into.records.push_back(converted(*job.obj, r));
     break;
   case DeferredConversion::Kind::FunctionRecords:
     for (const EiRecord &r : *job.records) {
@@ -396,7 +402,7 @@ static void run_deferred_conversion(const Context &ctx, const DeferredConversion
       // in their input order.
       bool bank_record = r.attr == EIATTR_CBANK_PARAM_SIZE || r.attr == EIATTR_PARAM_CBANK ||
                          r.attr == EIATTR_SW_WAR;
-      (job.bank_tail && bank_record ? out->tail_records : out->records).push_back(converted(*job.obj, r));
+      (job.bank_tail && bank_record ? into.tail_records : into.records).push_back(converted(*job.obj, r));
     }
     break;
   }
@@ -430,11 +436,62 @@ void run_merge_backlog(const Context &ctx, MergeBacklog &backlog) {
       out->data.insert(out->data.end(), c->bytes.begin(), c->bytes.end());
     }
   });
-  // Then the relocations and records, each section's in merge order.
-  for_each_output_section(ctx, backlog.jobs, [&](const DeferredConversion *first, const DeferredConversion *last) {
-    for (const DeferredConversion *job = first; job <= last; job++)
-      run_deferred_conversion(ctx, *job);
+  // Then the relocations and records, each section's in merge order. Every
+  // job is converted at once: a section's only job straight into it, the
+  // jobs of a section with several (.nv.info's module records, the debug
+  // sections' relocations: one per input) into parts of their own, which
+  // are then appended in merge order.
+  std::vector<DeferredConversion> &jobs = backlog.jobs;
+  if (ctx.par.serial()) { // (in queue order: each section's jobs in theirs)
+    for (const DeferredConversion &job : jobs)
+      run_deferred_conversion(ctx, job, {job.out->relocs, job.out->records, job.out->tail_records});
+    jobs.clear();
+    return;
+  }
+  std::vector<u32> order(jobs.size());
+  for (u32 i = 0; i < order.size(); i++)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](u32 a, u32 b) {
+    return std::less<const OutputSection *>()(jobs[a].out, jobs[b].out);
   });
+  std::vector<size_t> starts; // (each section's first job in `order`)
+  for (size_t k = 0; k < order.size(); k++)
+    if (k == 0 || jobs[order[k]].out != jobs[order[k - 1]].out)
+      starts.push_back(k);
+  starts.push_back(order.size());
+  struct Part {
+    std::vector<OutputReloc> relocs;
+    std::vector<InfoRecord> records, tail_records;
+  };
+  std::vector<Part> parts(jobs.size());
+  std::vector<bool> shared(jobs.size(), false);
+  for (size_t g = 0; g + 1 < starts.size(); g++)
+    if (starts[g + 1] - starts[g] > 1)
+      for (size_t k = starts[g]; k < starts[g + 1]; k++)
+        shared[order[k]] = true;
+  ctx.par.for_each_index(jobs.size(), [&](size_t i) {
+    OutputSection *out = jobs[i].out;
+    Part &part = parts[i];
+    run_deferred_conversion(ctx, jobs[i],
+                            shared[i] ? ConversionSink{part.relocs, part.records, part.tail_records}
+                                      : ConversionSink{out->relocs, out->records, out->tail_records});
+  }, 8);
+  ctx.par.for_each_index(starts.size() - 1, [&](size_t g) {
+    if (starts[g + 1] - starts[g] < 2)
+      return;
+    OutputSection *out = jobs[order[starts[g]]].out;
+    auto append = [](auto &to, auto &from) {
+      to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+      from = {};
+    };
+    for (size_t k = starts[g]; k < starts[g + 1]; k++) {
+      Part &part = parts[order[k]];
+      append(out->relocs, part.relocs);
+      append(out->records, part.records);
+      append(out->tail_records, part.tail_records);
+    }
+  });
+  jobs.clear();
 }
 
 } // namespace dlink
