@@ -234,8 +234,9 @@ void merge_inputs(Context &ctx) {
   timer.step("release");
   allocate_common_symbols(ctx);
   // Relocations and per-function records are kept in nvlink's list order:
-  // each new entry goes to the front.
-  for (OutputSection *sec : ctx.out.sections) {
+  // each new entry goes to the front. (Each section on its own.)
+  ctx.par.for_each_index(ctx.out.sections.size(), [&](size_t i) {
+    OutputSection *sec = ctx.out.sections[i];
     if (line_table_relocs(ctx, *sec))
       std::stable_sort(sec->relocs.begin(), sec->relocs.end(),
                        [](const OutputReloc &a, const OutputReloc &b) { return a.offset < b.offset; });
@@ -247,7 +248,7 @@ void merge_inputs(Context &ctx) {
       sec->records.push_back(std::move(r));
     }
     sec->tail_records.clear();
-  }
+  }, 256);
   timer.step("order");
 }
 

@@ -123,18 +123,24 @@ void order_sections(Context &ctx, OutputLayout &layout) {
   // By group, each in creation order (a stable counting sort); sections
   // created after the merge (sm_100+: parameter banks and the
   // capsule-Mercury group) follow, in creation order.
+  // (Each section's group found in parallel: the sections are read once.)
   constexpr int kGroups = 12, kLate = kGroups;
-  auto key = [](const OutputSection *sec) { return sec->late ? kLate : group_of(sec); };
+  constexpr u8 kRemoved = 0xff;
+  std::vector<u8> keys(out.sections.size());
+  ctx.par.for_each_index(keys.size(), [&](size_t i) {
+    const OutputSection *sec = out.sections[i];
+    keys[i] = sec->removed ? kRemoved : static_cast<u8>(sec->late ? kLate : group_of(sec));
+  }, 1024);
   std::array<size_t, kGroups + 2> start{};
-  for (const OutputSection *sec : out.sections)
-    if (!sec->removed)
-      start[static_cast<size_t>(key(sec)) + 1]++;
+  for (u8 k : keys)
+    if (k != kRemoved)
+      start[k + 1u]++;
   for (size_t g = 1; g < start.size(); g++)
     start[g] += start[g - 1];
   order.resize(start.back());
-  for (OutputSection *sec : out.sections)
-    if (!sec->removed)
-      order[start[static_cast<size_t>(key(sec))]++] = sec;
+  for (size_t i = 0; i < keys.size(); i++)
+    if (keys[i] != kRemoved)
+      order[start[keys[i]]++] = out.sections[i];
   // ELF extended section numbering (docs/notes/semantics-findings.md §22).
   // nvlink numbers every section it creates, removed ones included,
   // counting the null section, a .symtab_shndx it creates after .symtab and,
@@ -159,9 +165,10 @@ void order_sections(Context &ctx, OutputLayout &layout) {
   layout.common_number_kept = layout.stale_entries && ctx.opts.relocatable;
   layout.shndx_after = symtab_pos;
   output_hooks(ctx).place_index_tables(ctx, layout);
-  for (size_t i = 0; i < order.size(); i++)
+  ctx.par.for_each_index(order.size(), [&](size_t i) {
     order[i]->index = static_cast<u32>(i + 1 + (layout.extended && i > layout.shndx_after ? 1 : 0) +
                                        (layout.family_shndx && i > layout.family_shndx_after ? 1 : 0));
+  }, 1024);
   // nvlink's own number of each section: its position among every section it
   // created (removed ones included), counting the null section, the
   // .symtab_shndx it always creates after .symtab, and, except with -r, one
@@ -213,19 +220,32 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
              (k == SectionKind::Shared || k == SectionKind::Global ||
               k == SectionKind::DebugShared));
   };
+  // (Which symbols are written, decided in parallel: the symbols are read
+  // once.)
+  const size_t n_locals = out.locals.size(), n_globals = out.globals.size();
+  std::vector<u8> emitted(n_locals + n_globals + out.late_locals.size());
+  ctx.par.for_each_index(emitted.size(), [&](size_t i) {
+    if (i < n_locals)
+      emitted[i] = emitted_local(out.locals[i]);
+    else if (i < n_locals + n_globals)
+      emitted[i] = !out.globals[i - n_locals]->removed;
+    else
+      emitted[i] = emitted_local(out.late_locals[i - n_locals - n_globals]);
+  }, 1024);
   std::vector<OutputSymbol *> &symbols = layout.symbols;
   symbols.clear();
-  for (OutputSymbol *sym : out.locals)
-    if (emitted_local(sym))
-      symbols.push_back(sym);
+  symbols.reserve(emitted.size());
+  for (size_t i = 0; i < n_locals; i++)
+    if (emitted[i])
+      symbols.push_back(out.locals[i]);
   layout.num_locals = symbols.size() + 1;
-  for (OutputSymbol *sym : out.globals)
-    if (!sym->removed)
-      symbols.push_back(sym);
+  for (size_t i = 0; i < n_globals; i++)
+    if (emitted[n_locals + i])
+      symbols.push_back(out.globals[i]);
   bool have_late = false;
-  for (OutputSymbol *sym : out.late_locals)
-    if (emitted_local(sym)) {
-      symbols.push_back(sym);
+  for (size_t i = 0; i < out.late_locals.size(); i++)
+    if (emitted[n_locals + n_globals + i]) {
+      symbols.push_back(out.late_locals[i]);
       have_late = true;
     }
   // sh_info: 1 + index of the last local symbol.
@@ -233,8 +253,7 @@ void order_symbols(Context &ctx, OutputLayout &layout) {
     layout.num_locals = symbols.size() + 1;
 
   output_hooks(ctx).order_symbols(ctx, layout);
-  for (size_t i = 0; i < symbols.size(); i++)
-    symbols[i]->index = static_cast<u32>(i + 1);
+  ctx.par.for_each_index(symbols.size(), [&](size_t i) { symbols[i]->index = static_cast<u32>(i + 1); }, 1024);
 }
 
 // How many names ahead the string tables' lookup slots are fetched.

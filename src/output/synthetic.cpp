@@ -389,15 +389,37 @@ void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
   ctx.par.for_each_index(name_offsets.size(), [&](size_t i) {
     name_offsets[i] = strtab.offset_of(layout.symbols[i]->name);
   }, 1024);
-  syms_.reserve(layout.symbols.size() + 1);
-  for (size_t i = 0; i < layout.symbols.size(); i++) {
-    OutputSymbol *sym = layout.symbols[i];
+  // Symbol i's entry, given its st_shndx.
+  auto entry = [&](size_t i, u32 shndx) {
+    const OutputSymbol *sym = layout.symbols[i];
     ElfSymbol e;
     e.name_offset = name_offsets[i];
     e.info = ElfSymbol::make_info(sym->bind, sym->type);
     e.other = sym->other;
-    u32 shndx = sym->section && !sym->section->removed ? sym->section->index : 0;
-    if (layout.extended && !layout.stale_entries) {
+    e.shndx = static_cast<u16>(shndx);
+    e.value = sym->is_section_symbol ? 0 : sym->value;
+    // -g: __shared__ symbols give their address in the kernel's window,
+    // after the reserved prefix (their relocations use the offset). -r
+    // keeps them as the inputs have them (relocatable.h).
+    e.value += debug_shared_symbol_bias(ctx, *sym, program_wide);
+    e.size = sym->size;
+    return e;
+  };
+  auto section_index = [](const OutputSymbol *sym) {
+    return sym->section && !sym->section->removed ? sym->section->index : 0u;
+  };
+  if (!layout.extended) { // (every entry on its own: in parallel)
+    syms_.resize(layout.symbols.size() + 1);
+    ctx.par.for_each_index(layout.symbols.size(), [&](size_t i) {
+      syms_[i + 1] = entry(i, section_index(layout.symbols[i]));
+    }, 1024);
+    return;
+  }
+  syms_.reserve(layout.symbols.size() + 1);
+  for (size_t i = 0; i < layout.symbols.size(); i++) {
+    OutputSymbol *sym = layout.symbols[i];
+    u32 shndx = section_index(sym);
+    if (!layout.stale_entries) {
       // (Not measured: nvlink's table made after the merge for a symbol of
       // .symtab whose section index reaches SHN_LORESERVE.)
       if (shndx >= SHN_LORESERVE)
@@ -405,7 +427,7 @@ void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
                                    "is not supported by dlink yet for {}",
                                    sym->name, shndx, ctx.arch.name()));
       layout.xindex.push_back(0);
-    } else if (layout.extended) {
+    } else {
       u32 stale = 0;
       if (sym->section && !sym->section->removed) {
         auto it = layout.creation_index.find(sym->section);
@@ -430,14 +452,7 @@ void SymbolTableSection::prepare(Context &ctx, OutputLayout &layout) {
       if (x)
         shndx = SHN_XINDEX;
     }
-    e.shndx = static_cast<u16>(shndx);
-    e.value = sym->is_section_symbol ? 0 : sym->value;
-    // -g: __shared__ symbols give their address in the kernel's window,
-    // after the reserved prefix (their relocations use the offset). -r
-    // keeps them as the inputs have them (relocatable.h).
-    e.value += debug_shared_symbol_bias(ctx, *sym, program_wide);
-    e.size = sym->size;
-    syms_.push_back(e);
+    syms_.push_back(entry(i, shndx));
   }
 }
 
