@@ -38,14 +38,6 @@ public:
   // The pointers in the order they were numbered.
   const std::vector<const T *> &keys() const { return keys_; }
   size_t size() const { return keys_.size(); }
-  void reserve(size_t n) {
-    keys_.reserve(n);
-    size_t want = 64;
-    while (want < 2 * n)
-      want *= 2;
-    if (want > slots_.size())
-      rehash(want);
-  }
 
 private:
   static size_t hash(const T *p) {
@@ -60,8 +52,8 @@ private:
       if (!slots_[i] || keys_[slots_[i] - 1] == p)
         return slots_[i];
   }
-  void grow() { rehash(std::max<size_t>(64, 2 * slots_.size())); }
-  void rehash(size_t capacity) {
+  void grow() {
+    size_t capacity = std::max<size_t>(64, 2 * slots_.size());
     slots_.assign(capacity, 0);
     size_t mask = capacity - 1;
     for (std::uint32_t n = 0; n < keys_.size(); n++) {
