@@ -20,6 +20,7 @@
 #include "debug_link.h"
 
 #include "dlink/host_object.h"
+#include "dlink/key_index.h"
 #include "dlink/name_hash.h"
 
 #include <algorithm>
@@ -59,50 +60,8 @@ HashedKey hashed_key_of(const InputObject &obj, const ElfSymbol &sym) {
 
 // The functions of the reachability walk numbered as first met (the
 // numbers decide nothing: only which functions are reached counts), so the
-// walk's edges and marks are vectors. Open addressing over a flat array of
-// numbers, at most half full.
-class FunctionIds {
-public:
-  // The key's number, given one if new.
-  u32 intern(const HashedKey &k) {
-    if (2 * (keys_.size() + 1) > slots_.size())
-      grow();
-    u32 &slot = probe(k);
-    if (!slot) {
-      keys_.push_back(k);
-      slot = static_cast<u32>(keys_.size());
-    }
-    return slot - 1;
-  }
-  // Reads only: callers may look up concurrently.
-  std::optional<u32> find(const HashedKey &k) const {
-    if (keys_.empty())
-      return std::nullopt;
-    u32 slot = const_cast<FunctionIds *>(this)->probe(k);
-    return slot ? std::optional<u32>(slot - 1) : std::nullopt;
-  }
-  size_t size() const { return keys_.size(); }
-
-private:
-  u32 &probe(const HashedKey &k) {
-    size_t mask = slots_.size() - 1;
-    for (size_t i = k.hash & mask;; i = (i + 1) & mask)
-      if (!slots_[i] || (keys_[slots_[i] - 1].hash == k.hash && keys_[slots_[i] - 1].key == k.key))
-        return slots_[i];
-  }
-  void grow() {
-    slots_.assign(std::max<size_t>(64, 2 * slots_.size()), 0);
-    size_t mask = slots_.size() - 1;
-    for (u32 id = 0; id < keys_.size(); id++) {
-      size_t i = keys_[id].hash & mask;
-      while (slots_[i])
-        i = (i + 1) & mask;
-      slots_[i] = id + 1;
-    }
-  }
-  std::vector<HashedKey> keys_;
-  std::vector<u32> slots_;
-};
+// walk's edges and marks are vectors.
+using FunctionIds = KeyIndex<FunctionKey, FunctionKeyHash>;
 
 } // namespace
 
@@ -209,8 +168,8 @@ void find_live_functions(Context &ctx) {
   std::vector<std::vector<u32>> edges; // callees by caller
   std::vector<char> is_kernel, reached;
   auto id = [&](const HashedKey &k) {
-    u32 n = ids.intern(k);
-    if (n == edges.size()) {
+    auto [n, fresh] = ids.intern(k.key, k.hash);
+    if (fresh) {
       edges.emplace_back();
       is_kernel.push_back(0);
       reached.push_back(0);
@@ -286,7 +245,8 @@ void find_live_functions(Context &ctx) {
     for (u32 i = 0; i < obj->symbols.size(); i++) {
       const ElfSymbol &s = obj->symbols[i];
       if (s.type() == STT_FUNC) {
-        std::optional<u32> n = ids.find(hashed_key_of(*obj, s));
+        HashedKey key = hashed_key_of(*obj, s);
+        std::optional<u32> n = ids.find(key.key, key.hash);
         flags[i] = n && live[*n];
       }
     }

@@ -11,7 +11,7 @@
 #include "output_model.h"
 #include "pass_timer.h"
 
-#include "dlink/pointer_index.h"
+#include "dlink/key_index.h"
 
 #include <algorithm>
 #include <functional>
@@ -89,10 +89,10 @@ public:
       if (r.attr == EIATTR_REGCOUNT)
         regs_[id(r.sym)] = read_le<u32>(r.payload.data() + 4);
     }
-    mark_.assign(nodes_.size(), Mark::Unseen);
-    summary_.resize(nodes_.size());
-    summarized_.assign(nodes_.size(), false);
-    on_path_.assign(nodes_.size(), false);
+    mark_.assign(ids_.size(), Mark::Unseen);
+    summary_.resize(ids_.size());
+    summarized_.assign(ids_.size(), false);
+    on_path_.assign(ids_.size(), false);
   }
 
   const std::vector<const OutputSymbol *> &callees(const OutputSymbol *f) const {
@@ -129,7 +129,8 @@ public:
     std::optional<u32> start = ids_.find(kernel);
     if (!start)
       return found;
-    std::vector<bool> seen(nodes_.size(), false);
+    const std::vector<const OutputSymbol *> &nodes = ids_.keys();
+    std::vector<bool> seen(nodes.size(), false);
     seen[*start] = true;
     std::vector<u32> work{*start};
     while (!work.empty()) {
@@ -139,8 +140,8 @@ public:
         if (!seen[callee]) {
           seen[callee] = true;
           work.push_back(callee);
-          if (nodes_[callee]->defined())
-            found.push_back(nodes_[callee]);
+          if (nodes[callee]->defined())
+            found.push_back(nodes[callee]);
         }
     }
     std::sort(found.begin(), found.end(), by_definition);
@@ -156,7 +157,6 @@ private:
   u32 id(const OutputSymbol *f) {
     auto [n, fresh] = ids_.intern(f);
     if (fresh) {
-      nodes_.push_back(f);
       callees_.emplace_back();
       callee_ids_.emplace_back();
       frame_.push_back(0);
@@ -210,8 +210,7 @@ private:
     return frame_[f] + deepest;
   }
 
-  PointerIndex<OutputSymbol> ids_;
-  std::vector<const OutputSymbol *> nodes_;
+  PointerIndex<OutputSymbol> ids_; // (its keys: the functions by number)
   std::vector<std::vector<const OutputSymbol *>> callees_;
   std::vector<std::vector<u32>> callee_ids_;
   std::vector<u32> frame_, regs_;

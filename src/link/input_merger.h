@@ -341,6 +341,8 @@ private:
   // is this input's own).
   OutputSection *function_info_section(std::string_view name, size_t hash);
   OutputSection *function_info_section(std::string_view name) { return function_info_section(name, NameHash{}(name)); }
+  // Records a .nv.info.<f> this input's merge created, for function_info_section.
+  OutputSection *keep_own_info_section(OutputSection *info);
 
   void merge_function_info(const ElfSection &in);
 
@@ -357,9 +359,6 @@ private:
   bool references_bound_texture(const ElfReloc &r) const;
 
   // Whether nvlink also creates the REL twin of RELA section `in`.
-  // Whether the relocations of `in` lose those of dropped weak copies
-  // (debug sections but .debug_info and .debug_loc).
-  bool drops_weak_copy_debug_records(const ElfSection &in) const;
   bool wants_rel_twin(const ElfSection &in, const std::vector<ElfReloc> &relocs) const;
 
   void merge_relocs(const ElfSection &in);

@@ -96,6 +96,13 @@ bool InputMerger::local_function(std::string_view fn) const {
          it->substr(kText.size()) == fn;
 }
 
+OutputSection *InputMerger::keep_own_info_section(OutputSection *info) {
+  // (Looked up by name for local functions only.)
+  if (local_function(info->name.substr(9)))
+    own_info_sections_.insert_or_assign(info->name, info);
+  return info;
+}
+
 OutputSection *InputMerger::function_info_section(std::string_view name, size_t hash) {
   if (!local_function(name.substr(9)))
     return find_section(ctx_, name, hash);
@@ -117,12 +124,9 @@ void InputMerger::merge_function_info(const ElfSection &in) {
   } else {
     info = function_info_section(name, section_name_hash(section_index(in)));
   }
-  if (!info) {
-    info = create_section(ctx_, name, section_name_hash(section_index(in)), SHT_CUDA_INFO, SHF_INFO_LINK, 4, 0);
-    // (Looked up by name for local functions only.)
-    if (local_function(name.substr(9)))
-      own_info_sections_.insert_or_assign(info->name, info);
-  }
+  if (!info)
+    info = keep_own_info_section(
+        create_section(ctx_, name, section_name_hash(section_index(in)), SHT_CUDA_INFO, SHF_INFO_LINK, 4, 0));
   if (in.info < sec_map_.size() && sec_map_[in.info] && sec_map_[in.info]->func)
     info->func = sec_map_[in.info]->func;
   DeferredConversion job;
@@ -199,9 +203,10 @@ bool InputMerger::references_bound_texture(const ElfReloc &r) const {
 // (the name resolves to the first copy); its -G .debug_info and .debug_loc
 // entries keep theirs (DW_AT_low_pc/high_pc, location ranges, now the kept
 // copy's: measured with glink_3tu's twice<int> and glink_nvcc's clampv<int>,
-// with and without -g).
-bool InputMerger::drops_weak_copy_debug_records(const ElfSection &in) const {
-  return !(in_section(in.info).flags & SHF_ALLOC) && !keeps_weak_copy_relocs(in_section(in.info).name);
+// with and without -g). Whether the relocations against section `target`
+// lose those of the input's dropped copies (InputObject::dropped_debug_copies).
+static bool drops_weak_copy_debug_records(const ElfSection &target) {
+  return !(target.flags & SHF_ALLOC) && !keeps_weak_copy_relocs(target.name);
 }
 
 bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfReloc> &relocs) const {
@@ -221,7 +226,7 @@ bool InputMerger::wants_rel_twin(const ElfSection &in, const std::vector<ElfRelo
   auto dropped_record = [&](const ElfReloc &r) {
     return r.sym && r.sym < obj_.symbols.size() && obj_.dropped_debug_copies[r.sym];
   };
-  if (drops_weak_copy_debug_records(in))
+  if (drops_weak_copy_debug_records(in_section(in.info)))
     for (const ElfReloc &r : relocs)
       if (dropped_record(r))
         dropped.insert(obj_.symbols[r.sym].name);
@@ -346,7 +351,7 @@ void convert_relocs(const Context &ctx, const DeferredConversion &job, std::vect
   const InputObject &obj = *job.obj;
   const ElfSection &in = obj.elf.sections[job.section];
   const ElfSection &target = obj.elf.sections[in.info];
-  const bool debug_target = !(target.flags & SHF_ALLOC) && !keeps_weak_copy_relocs(target.name);
+  const bool debug_target = drops_weak_copy_debug_records(target);
   const u64 base = obj.sec_off[in.info];
   const auto dropped_here = obj.dropped_ranges.find(in.info);
   u32 seq = job.seq;
@@ -356,8 +361,7 @@ void convert_relocs(const Context &ctx, const DeferredConversion &job, std::vect
     // exist for exactly that case (R_CUDA_UNUSED_CLEAR*).
     bool known = r.sym && r.sym < obj.symbols.size();
     bool dead_target = known && !is_live_function(ctx, obj, r.sym);
-    // (A weak copy's debug records that nvlink drops:
-    // InputMerger::drops_weak_copy_debug_records.)
+    // (A weak copy's debug records that nvlink drops.)
     if (known && debug_target && obj.dropped_debug_copies[r.sym])
       continue;
     if (dead_target && r.type != 0x48 && r.type != 0x49)
@@ -408,34 +412,49 @@ static void run_deferred_conversion(const Context &ctx, const DeferredConversion
   }
 }
 
-// Calls fn(first, last) on each output section's run of `items` (each has
-// an `out`), the runs at once: no two tasks touch one section, and a
-// section's items keep their queue order (the order of the sections does
-// not matter).
-template <class T, class F>
-static void for_each_output_section(const Context &ctx, std::vector<T> &items, F fn) {
-  std::stable_sort(items.begin(), items.end(),
-                   [](const T &a, const T &b) { return std::less<const OutputSection *>()(a.out, b.out); });
-  std::vector<size_t> starts; // (each section's first item)
-  for (size_t i = 0; i < items.size(); i++)
-    if (i == 0 || items[i].out != items[i - 1].out)
-      starts.push_back(i);
-  starts.push_back(items.size());
-  ctx.par.for_each_index(starts.size() - 1, [&](size_t g) { fn(&items[starts[g]], &items[starts[g + 1] - 1]); }, 8);
-  items.clear();
+// The items (each has an `out`) grouped by output section: `order` lists
+// them section by section, each section's in queue order, and run g is
+// order[starts[g]] .. order[starts[g + 1] - 1] (the order of the sections
+// does not matter).
+struct SectionRuns {
+  std::vector<u32> order;
+  std::vector<size_t> starts;
+  size_t count() const { return starts.size() - 1; }
+  size_t size(size_t g) const { return starts[g + 1] - starts[g]; }
+};
+
+template <class T>
+static SectionRuns runs_by_output_section(const std::vector<T> &items) {
+  SectionRuns runs;
+  runs.order.resize(items.size());
+  for (u32 i = 0; i < runs.order.size(); i++)
+    runs.order[i] = i;
+  std::stable_sort(runs.order.begin(), runs.order.end(), [&](u32 a, u32 b) {
+    return std::less<const OutputSection *>()(items[a].out, items[b].out);
+  });
+  for (size_t k = 0; k < runs.order.size(); k++)
+    if (k == 0 || items[runs.order[k]].out != items[runs.order[k - 1]].out)
+      runs.starts.push_back(k);
+  runs.starts.push_back(runs.order.size());
+  return runs;
 }
 
 void run_merge_backlog(const Context &ctx, MergeBacklog &backlog) {
   // The code bytes the merge placed (DeferredCopy): each section's pieces
-  // in merge order, the gaps between them zero.
-  for_each_output_section(ctx, backlog.copies, [](const DeferredCopy *first, const DeferredCopy *last) {
-    OutputSection *out = first->out;
-    out->data.reserve(last->offset + last->bytes.size());
-    for (const DeferredCopy *c = first; c <= last; c++) {
-      out->data.resize(c->offset, 0);
-      out->data.insert(out->data.end(), c->bytes.begin(), c->bytes.end());
+  // in merge order, the gaps between them zero, the sections at once.
+  const std::vector<DeferredCopy> &copies = backlog.copies;
+  const SectionRuns pieces = runs_by_output_section(copies);
+  ctx.par.for_each_index(pieces.count(), [&](size_t g) {
+    OutputSection *out = copies[pieces.order[pieces.starts[g]]].out;
+    const DeferredCopy &last = copies[pieces.order[pieces.starts[g + 1] - 1]];
+    out->data.reserve(last.offset + last.bytes.size());
+    for (size_t k = pieces.starts[g]; k < pieces.starts[g + 1]; k++) {
+      const DeferredCopy &c = copies[pieces.order[k]];
+      out->data.resize(c.offset, 0);
+      out->data.insert(out->data.end(), c.bytes.begin(), c.bytes.end());
     }
-  });
+  }, 8);
+  backlog.copies.clear();
   // Then the relocations and records, each section's in merge order. Every
   // job is converted at once: a section's only job straight into it, the
   // jobs of a section with several (.nv.info's module records, the debug
@@ -448,27 +467,17 @@ void run_merge_backlog(const Context &ctx, MergeBacklog &backlog) {
     jobs.clear();
     return;
   }
-  std::vector<u32> order(jobs.size());
-  for (u32 i = 0; i < order.size(); i++)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](u32 a, u32 b) {
-    return std::less<const OutputSection *>()(jobs[a].out, jobs[b].out);
-  });
-  std::vector<size_t> starts; // (each section's first job in `order`)
-  for (size_t k = 0; k < order.size(); k++)
-    if (k == 0 || jobs[order[k]].out != jobs[order[k - 1]].out)
-      starts.push_back(k);
-  starts.push_back(order.size());
+  const SectionRuns runs = runs_by_output_section(jobs);
   struct Part {
     std::vector<OutputReloc> relocs;
     std::vector<InfoRecord> records, tail_records;
   };
   std::vector<Part> parts(jobs.size());
   std::vector<bool> shared(jobs.size(), false);
-  for (size_t g = 0; g + 1 < starts.size(); g++)
-    if (starts[g + 1] - starts[g] > 1)
-      for (size_t k = starts[g]; k < starts[g + 1]; k++)
-        shared[order[k]] = true;
+  for (size_t g = 0; g < runs.count(); g++)
+    if (runs.size(g) > 1)
+      for (size_t k = runs.starts[g]; k < runs.starts[g + 1]; k++)
+        shared[runs.order[k]] = true;
   ctx.par.for_each_index(jobs.size(), [&](size_t i) {
     OutputSection *out = jobs[i].out;
     Part &part = parts[i];
@@ -476,16 +485,16 @@ void run_merge_backlog(const Context &ctx, MergeBacklog &backlog) {
                             shared[i] ? ConversionSink{part.relocs, part.records, part.tail_records}
                                       : ConversionSink{out->relocs, out->records, out->tail_records});
   }, 8);
-  ctx.par.for_each_index(starts.size() - 1, [&](size_t g) {
-    if (starts[g + 1] - starts[g] < 2)
+  ctx.par.for_each_index(runs.count(), [&](size_t g) {
+    if (runs.size(g) < 2)
       return;
-    OutputSection *out = jobs[order[starts[g]]].out;
+    OutputSection *out = jobs[runs.order[runs.starts[g]]].out;
     auto append = [](auto &to, auto &from) {
       to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
       from = {};
     };
-    for (size_t k = starts[g]; k < starts[g + 1]; k++) {
-      Part &part = parts[order[k]];
+    for (size_t k = runs.starts[g]; k < runs.starts[g + 1]; k++) {
+      Part &part = parts[runs.order[k]];
       append(out->relocs, part.relocs);
       append(out->records, part.records);
       append(out->tail_records, part.tail_records);

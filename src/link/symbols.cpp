@@ -184,12 +184,8 @@ OutputSection *InputMerger::map_function_sections(const ElfSymbol &s, const Kern
     // Kernels get their .nv.info.<k> here; other functions when pass 4
     // reaches the section.
     std::string info_name = ".nv.info." + std::string(s.name);
-    if (input_section_named(info_name) && !function_info_section(info_name)) {
-      OutputSection *info = create_section(ctx_, info_name, SHT_CUDA_INFO, SHF_INFO_LINK, 4);
-      // (Looked up by name for local functions only.)
-      if (local_function(s.name))
-        own_info_sections_.insert_or_assign(info->name, info);
-    }
+    if (input_section_named(info_name) && !function_info_section(info_name))
+      keep_own_info_section(create_section(ctx_, info_name, SHT_CUDA_INFO, SHF_INFO_LINK, 4));
     std::string shared_name = ".nv.shared." + std::string(s.name);
     if (auto shared = input_section_named(shared_name)) {
       map_section(*shared);

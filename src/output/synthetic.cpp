@@ -6,7 +6,7 @@
 #include "output/target_hooks.h"
 #include "output_model.h"
 
-#include "dlink/pointer_index.h"
+#include "dlink/key_index.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // FlatNameMap (include/dlink/name_hash.h), the output model's section index, and
-// PointerIndex (include/dlink/pointer_index.h), the call graphs' numbering.
+// KeyIndex and PointerIndex (include/dlink/key_index.h), the call graphs' numbering.
 #include "dlink/name_hash.h"
-#include "dlink/pointer_index.h"
+#include "dlink/key_index.h"
 
 #include <gtest/gtest.h>
 
