@@ -32,9 +32,13 @@ unsigned Parallelism::available_cores() {
   return n > 0 ? static_cast<unsigned>(n) : 1;
 }
 
-Parallelism::Parallelism(unsigned threads) : threads_(threads ? threads : available_cores()) {
-  if (threads_ > 1)
-    arena_ = std::make_unique<Arena>(static_cast<int>(threads_));
+Parallelism::Parallelism(unsigned threads)
+    : threads_(threads ? threads : available_cores()), automatic_(threads == 0) {}
+
+void Parallelism::settle_for_work(size_t bytes) {
+  if (automatic_ && bytes < kSmallLinkBytes)
+    threads_ = 1;
+  automatic_ = false;
 }
 
 Parallelism::~Parallelism() = default;
@@ -44,6 +48,8 @@ void Parallelism::run_ranges(size_t n, size_t grain, void *state, RangeFn call) 
   std::mutex m;
   size_t failed_at = std::numeric_limits<size_t>::max();
   std::exception_ptr failure;
+  if (!arena_)
+    arena_ = std::make_unique<Arena>(static_cast<int>(threads_));
   arena_->arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, grain ? grain : 1),
                       [&](const tbb::blocked_range<size_t> &r) {

@@ -53,5 +53,45 @@ TEST(Parallelism, DefaultIsEveryCore) {
   EXPECT_GE(par.threads(), 1u);
 }
 
+TEST(Parallelism, AutomaticCountSettlesOnTheSizeOfTheLink) {
+  Parallelism small;
+  small.settle_for_work(Parallelism::kSmallLinkBytes - 1);
+  EXPECT_EQ(small.threads(), 1u);
+  small.settle_for_work(Parallelism::kSmallLinkBytes * 8); // settled once
+  EXPECT_EQ(small.threads(), 1u);
+
+  Parallelism large;
+  large.settle_for_work(Parallelism::kSmallLinkBytes);
+  EXPECT_EQ(large.threads(), Parallelism::available_cores());
+  large.settle_for_work(0);
+  EXPECT_EQ(large.threads(), Parallelism::available_cores());
+
+  // An explicit count is the user's: kept for a small link too.
+  Parallelism explicit_count(8);
+  explicit_count.settle_for_work(0);
+  EXPECT_EQ(explicit_count.threads(), 8u);
+}
+
+TEST(Parallelism, AutomaticCountSettlesAfterALoopRanInParallel) {
+  Parallelism par(0);
+  std::vector<std::atomic<int>> hits(4096);
+  par.for_each_index(hits.size(), [&](size_t i) { hits[i]++; });
+  par.settle_for_work(0); // (the workers exist; the loops after run on one thread)
+  EXPECT_TRUE(par.serial());
+  std::vector<size_t> order;
+  par.for_each_index(100, [&](size_t i) { order.push_back(i); });
+  for (size_t i = 0; i < order.size(); ++i)
+    ASSERT_EQ(order[i], i);
+}
+
+TEST(Parallelism, LoopWithinItsGrainRunsInOrderOnTheCaller) {
+  Parallelism par(8);
+  std::vector<size_t> order;
+  par.for_each_index(64, [&](size_t i) { order.push_back(i); }, 64); // (unsynchronised: one thread)
+  ASSERT_EQ(order.size(), 64u);
+  for (size_t i = 0; i < order.size(); ++i)
+    ASSERT_EQ(order[i], i);
+}
+
 } // namespace
 } // namespace dlink
