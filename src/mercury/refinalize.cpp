@@ -88,6 +88,7 @@ struct Model {
 // each wait retires.
 struct Flow {
   std::vector<Bits> before, in, out, retired;
+  Bits crossing = Bits(0); // pending on entry to some basic block
 };
 
 // The control-flow graph's predecessors. False for a branch whose target is
@@ -132,12 +133,7 @@ bool build_graph(Model &M) {
 }
 
 // Whether producer x is still pending on entry to a basic block.
-bool crosses_block(const Model &M, const Flow &F, size_t x) {
-  for (size_t j = 0; j < M.n; j++)
-    if (M.leader[j] && F.before[j].test(x))
-      return true;
-  return false;
-}
+bool crosses_block(const Flow &F, size_t x) { return F.crossing.test(x); }
 
 void collect_producers(Model &M) {
   M.gen.assign(M.n, {});
@@ -158,11 +154,21 @@ void collect_producers(Model &M) {
 Flow pending_flow(const Model &M, bool across_back) {
   const size_t n = M.n, np = M.np;
   Flow F{std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np)),
-         std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np))};
+         std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np)), Bits(np)};
+  // The producers on each scoreboard index: a wait's mask selects them a
+  // word at a time.
+  unsigned top = 0;
+  for (const Producer &p : M.prods)
+    top = std::max(top, p.sb);
+  std::vector<Bits> on_index(std::min(top, 31u) + 1, Bits(np));
+  for (size_t x = 0; x < np; x++)
+    if (M.prods[x].sb < 32)
+      on_index[M.prods[x].sb].set(x);
+  Bits st(np), waited(np);
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < n; i++) {
-      Bits st(np);
+      st.clear();
       for (const Model::Edge &e : M.preds[i]) {
         if (across_back && e.back) {
           st |= F.before[e.from];
@@ -176,28 +182,32 @@ Flow pending_flow(const Model &M, bool across_back) {
         F.before[i] = st;
         changed = true;
       }
-      Bits w(np);
       unsigned mask = M.I[i].wait();
+      waited.clear();
+      for (unsigned k = 0; k < on_index.size(); k++)
+        if (mask >> k & 1)
+          waited |= on_index[k];
       // The waits of 0x948 do not retire: what they wait on stays pending
       // up to the next wait on it (measured: k_tiles' warp-sync blocks).
       bool retires = M.I[i].op() != 0x948;
-      if (mask)
-        for (size_t x = 0; x < np; x++)
-          if (st.test(x) && (mask >> M.prods[x].sb & 1)) {
-            w.set(x);
-            if (retires)
-              st.reset(x);
-          }
-      F.retired[i] = w;
+      Bits &w = F.retired[i];
+      for (size_t k = 0; k < st.w.size(); k++) {
+        w.w[k] = st.w[k] & waited.w[k];
+        if (retires)
+          st.w[k] &= ~waited.w[k];
+      }
       F.in[i] = st;
       for (size_t x : M.gen[i])
         st.set(x);
       if (!(st == F.out[i])) {
-        F.out[i] = std::move(st);
+        F.out[i] = st;
         changed = true;
       }
     }
   }
+  for (size_t j = 0; j < n; j++)
+    if (M.leader[j])
+      F.crossing |= F.before[j];
   return F;
 }
 
@@ -217,12 +227,11 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
     group[x] = x;
     size_t i = prods[x].insn;
     unsigned busy = 0;
-    for (size_t y = 0; y < np; y++)
-      if (F.in[i].test(y)) {
-        busy |= 1u << prods[y].sb;
-        if (prods[y].sb == prods[x].sb && group[x] == x)
-          group[x] = group[y];
-      }
+    F.in[i].for_each_set([&](size_t y) {
+      busy |= 1u << prods[y].sb;
+      if (prods[y].sb == prods[x].sb && group[x] == x)
+        group[x] = group[y];
+    });
     // (An instruction's write scoreboard on the index of its own read
     // scoreboard is a share too: HeCBench hadamard's SHFLs (0xf89) with all
     // six taken at sm_100; 4 kernels reproduced.)
@@ -233,7 +242,7 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
           group[x] = group[y];
       }
     if (group[x] != x) {
-      unsigned s = class_start(I[i], prods[x].read, crosses_block(M, F, x));
+      unsigned s = class_start(I[i], prods[x].read, crosses_block(F, x));
       bool free_left = false;
       for (unsigned k = s; k < 6; k++)
         if (!(busy >> k & 1))
@@ -386,12 +395,23 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
       assign[x] = assign[group[x]];
       continue;
     }
-    unsigned busy = 0;
-    for (size_t y = 0; y < np; y++)
-      if (assign[y] >= 0 && (F.in[i].test(y) || (prods[y].insn == i && y < x) ||
-                             (co[x].test(y) && group[y] != group[x])))
-        busy |= 1u << assign[y];
-    unsigned s = class_start(M.I[i], prods[x].read, crosses_block(M, F, x));
+    // (Pending here, met elsewhere in another group, or an earlier producer
+    // of the same instruction.)
+    unsigned here = 0, busy = 0;
+    auto take = [&](unsigned &to, size_t y) {
+      if (assign[y] >= 0)
+        to |= 1u << assign[y];
+    };
+    F.in[i].for_each_set([&](size_t y) { take(here, y); });
+    for (size_t y : M.gen[i])
+      if (y < x)
+        take(here, y);
+    busy = here;
+    co[x].for_each_set([&](size_t y) {
+      if (group[y] != group[x])
+        take(busy, y);
+    });
+    unsigned s = class_start(M.I[i], prods[x].read, crosses_block(F, x));
     int pick = -1;
     // An index from 0 taken only by producers this one meets elsewhere (at a
     // join or loop head), not pending at its own instruction: with 0-4 all
@@ -420,10 +440,6 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
     // lost; golden case refin_join_share_global).
     if (pick < 0) {
       // The indices pending at this instruction (not only met elsewhere).
-      unsigned here = 0;
-      for (size_t y = 0; y < np; y++)
-        if (assign[y] >= 0 && (F.in[i].test(y) || (prods[y].insn == i && y < x)))
-          here |= 1u << assign[y];
       for (unsigned k = s; k < top && pick < 0; k++)
         if (!(here >> k & 1))
           pick = int(k);
@@ -506,9 +522,10 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
     for (size_t x : M.gen[i])
       if ((*assign)[x] >= 0)
         (M.prods[x].read ? c.rd : c.wr) = unsigned((*assign)[x]);
-    for (size_t x = 0; x < M.np; x++)
-      if (F.retired[i].test(x) && (*assign)[x] >= 0)
+    F.retired[i].for_each_set([&](size_t x) {
+      if ((*assign)[x] >= 0)
         c.wait |= 1u << (*assign)[x];
+    });
     res[i] = c;
   }
   return res;
@@ -751,30 +768,63 @@ void refinalize_kernels(Context &ctx) {
         if (r.attr == EIATTR_FRAME_SIZE && r.sym && r.sym->section && r.payload.size() >= 8 &&
             read_le<u32>(r.payload.data() + 4) != 0)
           has_frame.insert(r.sym->section);
+  std::vector<OutputSection *> kernels;
   for (OutputSection *sec : ctx.out.sections) {
     if (sec->removed || !sec->name.starts_with(".text.") || sec->data.size() != sec->size)
       continue;
     if (!find_section(ctx, ".nv.info." + std::string(sec->name.substr(6))))
+      continue;
+    kernels.push_back(sec);
+  }
+  // What each kernel's rewrite computes from its code alone is computed for
+  // all at once; the rewrites are then committed in section order, as on one
+  // thread (a kernel whose code an earlier commit changed is redone there).
+  // (DLINK_LOG=debug: one kernel after the other, so that each kernel's
+  // reasons come together.)
+  std::vector<KernelWork> work(kernels.size());
+  std::vector<bool> prepared(kernels.size(), false);
+  if (!ctx.par.serial() && !log::enabled(log::Level::Debug))
+    ctx.par.for_each_index(kernels.size(), [&](size_t i) {
+      if (has_frame.contains(kernels[i]))
+        return;
+      work[i] = prepare_kernel_work(kernels[i]->data);
+      prepared[i] = true;
+    });
+  for (size_t i = 0; i < kernels.size(); i++) {
+    OutputSection *sec = kernels[i];
+    if (sec->removed || sec->data.size() != sec->size) // (as an earlier commit may leave it)
       continue;
     if (has_frame.contains(sec)) {
       // Its scoreboards stay; -G exit MEMBARs still go (semantics-findings §21).
       refinalize_fence_kernel(ctx, *sec, /*exit_membars_only_allowed=*/true);
       continue;
     }
-    if (refinalize_fence_kernel(ctx, *sec) == FenceRewrite::NoFences) {
+    KernelWork *w = prepared[i] && work[i].holds(sec->data) ? &work[i] : nullptr;
+    if (refinalize_fence_kernel(ctx, *sec, false, w) == FenceRewrite::NoFences) {
       std::vector<u8> original = sec->data;
-      bool rewritten = reallocate_scoreboards(sec->data);
+      bool rewritten;
+      std::optional<sass::VerifyResult> verdict;
+      if (w) {
+        rewritten = w->plain_rewritten;
+        if (rewritten)
+          sec->data = std::move(w->plain);
+        verdict = std::move(w->plain_verdict);
+      } else {
+        rewritten = reallocate_scoreboards(sec->data);
+      }
       // Every rewrite is checked against ptxas's code (sass_verify.h);
       // a kernel that fails keeps ptxas's code.
-      if (rewritten)
-        if (auto v = sass::verify_refinalized(original, sec->data); !v.ok) {
+      if (rewritten) {
+        if (!verdict)
+          verdict = sass::verify_refinalized(original, sec->data);
+        if (!verdict->ok) {
           sec->data = std::move(original);
-          log::debug("refinalize: {}: kept: verifier: {}", sec->name, v.reason);
+          log::debug("refinalize: {}: kept: verifier: {}", sec->name, verdict->reason);
           continue;
         }
+      }
       log::debug("refinalize: {}: {}", sec->name, rewritten ? "scoreboards re-allocated" : "kept");
     }
   }
 }
-
 } // namespace dlink

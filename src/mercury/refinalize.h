@@ -3,7 +3,9 @@
 #pragma once
 
 #include "link_context.h"
+#include "mercury/sass_verify.h"
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -44,10 +46,18 @@ enum class FenceRewrite {
   Rewritten, // removed, scoreboards re-allocated, offsets fixed up
   Kept,      // outside the measured model: the kernel keeps ptxas's code
 };
+// What a kernel's rewrite computes from its code alone (the padding found
+// and removed, the scoreboards re-allocated, the verifier's verdict), made
+// for every kernel at once before the rewrites are committed in section
+// order (refinalize_kernels). It stands only for the exact code it was made
+// from (`input`).
+struct KernelWork;
 // exit_membars_only_allowed: only the -G exit MEMBARs may go (a kernel with a
 // stack frame of its own: nvlink removes those but keeps its scoreboards).
+// work: that kernel's precomputed part, used where `text` still holds its
+// input (else computed here).
 FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text,
-                                     bool exit_membars_only_allowed = false);
+                                     bool exit_membars_only_allowed = false, KernelWork *work = nullptr);
 
 // The code part of it: the padding found, removed, branch offsets (BRA,
 // BSSY) and the trailing NOP padding redone. Scoreboards are not touched.
@@ -63,6 +73,22 @@ struct FenceStrip {
   const char *why = "";      // Outside: what is outside the measured form
 };
 FenceStrip strip_fence_padding(std::span<const u8> code);
+
+struct KernelWork {
+  std::vector<u8> input;
+  FenceStrip fence;             // Stripped: fence.code re-allocated (when `fence_scoreboards`)
+  bool fence_scoreboards = false;
+  std::optional<sass::VerifyResult> fence_verdict;
+  std::vector<u8> plain;        // NoFences: the plain re-allocation's result
+  bool plain_rewritten = false;
+  std::optional<sass::VerifyResult> plain_verdict;
+  bool holds(std::span<const u8> code) const {
+    return code.size() == input.size() && std::equal(code.begin(), code.end(), input.begin());
+  }
+};
+// Fills it for one kernel's code (no Context: safe to run for many kernels
+// at once).
+KernelWork prepare_kernel_work(std::span<const u8> code);
 
 // The capsule's part: each fence record (one per MEMBAR pair) re-encoded and
 // the check field in its last u16 updated; nullopt outside the measured form.

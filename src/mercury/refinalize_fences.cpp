@@ -400,6 +400,32 @@ std::optional<std::vector<u8>> recode_fence_capsule(std::span<const u8> in, size
   return out;
 }
 
+// Only the -G exit MEMBARs go (no fence pair): the other instructions keep
+// their bytes, scheduling controls included.
+static bool only_exit_membars(const FenceStrip &st) {
+  return st.pairs == 0 && st.exit_membars > 0 &&
+         std::count(st.removed.begin(), st.removed.end(), true) == long(st.exit_membars);
+}
+
+KernelWork prepare_kernel_work(std::span<const u8> code) {
+  KernelWork w;
+  w.input.assign(code.begin(), code.end());
+  w.fence = strip_fence_padding(code);
+  if (w.fence.status == FenceStrip::Stripped && !only_exit_membars(w.fence)) {
+    w.fence_scoreboards = reallocate_scoreboards(code, w.fence.code);
+    if (w.fence_scoreboards)
+      w.fence_verdict = sass::verify_refinalized(code, w.fence.code, w.fence.removed);
+  } else if (w.fence.status == FenceStrip::Stripped) {
+    w.fence_verdict = sass::verify_refinalized(code, w.fence.code, w.fence.removed);
+  } else if (w.fence.status == FenceStrip::NoFences) {
+    w.plain = w.input;
+    w.plain_rewritten = reallocate_scoreboards(w.plain);
+    if (w.plain_rewritten)
+      w.plain_verdict = sass::verify_refinalized(code, w.plain);
+  }
+  return w;
+}
+
 FenceStrip strip_fence_padding(std::span<const u8> bytes) {
   FenceStrip out;
   std::vector<Ins> I = sass::decode(bytes);
@@ -999,10 +1025,13 @@ bool has_surface_store(std::span<const u8> code) {
 
 } // namespace
 
-FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exit_membars_only_allowed) {
+FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exit_membars_only_allowed,
+                                     KernelWork *work) {
   if (text.data.size() != text.size)
     return FenceRewrite::NoFences;
-  FenceStrip st = strip_fence_padding(text.data);
+  if (work && !work->holds(text.data))
+    work = nullptr;
+  FenceStrip st = work ? std::move(work->fence) : strip_fence_padding(text.data);
   if (st.status == FenceStrip::NoFences)
     return FenceRewrite::NoFences;
   if (st.status != FenceStrip::Stripped)
@@ -1031,8 +1060,7 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
   // Scoreboards, checked on ptxas's code. (-G exit MEMBARs alone: nvlink
   // keeps every other instruction's bytes, scheduling controls included;
   // measured on gdebug_single, gdebug_2tu.)
-  bool exit_membars_only = st.pairs == 0 && st.exit_membars > 0 &&
-                           std::count(st.removed.begin(), st.removed.end(), true) == long(st.exit_membars);
+  bool exit_membars_only = only_exit_membars(st);
   if (!exit_membars_only && exit_membars_only_allowed)
     return kept(text, "stack frame: only -G exit MEMBARs may go");
   // A kernel with a surface store keeps its exit MEMBARs, -G ones and the
@@ -1040,10 +1068,13 @@ FenceRewrite refinalize_fence_kernel(Context &ctx, OutputSection &text, bool exi
   // sm_120: seeds 22, 25 and 47, a -G kernel and kernels given the sequence).
   if (exit_membars_only && has_surface_store(text.data))
     return kept(text, "a surface store");
-  if (!exit_membars_only && !reallocate_scoreboards(text.data, code))
+  // (A precomputed `code` is re-allocated already.)
+  if (!exit_membars_only && !(work ? work->fence_scoreboards : reallocate_scoreboards(text.data, code)))
     return kept(text, "scoreboards");
   // Every rewrite is checked against ptxas's code (sass_verify.h).
-  if (auto v = sass::verify_refinalized(text.data, code, st.removed); !v.ok)
+  if (auto v = work && work->fence_verdict ? std::move(*work->fence_verdict)
+                                           : sass::verify_refinalized(text.data, code, st.removed);
+      !v.ok)
     return kept(text, "verifier: " + v.reason);
 
   commit(ctx, text, std::move(code), std::move(*capsule), *rw);

@@ -7,6 +7,7 @@
 
 #include "dlink/common.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -138,6 +139,13 @@ struct Bits {
   bool test(size_t i) const { return w[i / 64] >> (i % 64) & 1; }
   void set(size_t i) { w[i / 64] |= u64(1) << (i % 64); }
   void reset(size_t i) { w[i / 64] &= ~(u64(1) << (i % 64)); }
+  void clear() { std::fill(w.begin(), w.end(), u64(0)); }
+  // fn(i) for every set i, in increasing order.
+  template <class F> void for_each_set(F &&fn) const {
+    for (size_t k = 0; k < w.size(); k++)
+      for (u64 b = w[k]; b; b &= b - 1)
+        fn(k * 64 + static_cast<size_t>(__builtin_ctzll(b)));
+  }
   bool operator==(const Bits &o) const { return w == o.w; }
   void operator|=(const Bits &o) {
     for (size_t k = 0; k < w.size(); k++)
