@@ -12,6 +12,22 @@
 namespace dlink {
 namespace {
 
+// The indices a loop of n (with that grain) gave its body, in the order it
+// did: for a loop that must run on the calling thread, in order (the vector
+// is not synchronised).
+std::vector<size_t> order_of(const Parallelism &par, size_t n, size_t grain = 1) {
+  std::vector<size_t> order;
+  par.for_each_index(n, [&](size_t i) { order.push_back(i); }, grain);
+  return order;
+}
+
+std::vector<size_t> iota(size_t n) {
+  std::vector<size_t> v(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = i;
+  return v;
+}
+
 TEST(Parallelism, EveryIndexRunsOnce) {
   for (unsigned threads : {1u, 2u, 8u}) {
     Parallelism par(threads);
@@ -26,10 +42,7 @@ TEST(Parallelism, EveryIndexRunsOnce) {
 TEST(Parallelism, SerialRunsInOrder) {
   Parallelism par(1);
   EXPECT_TRUE(par.serial());
-  std::vector<size_t> order;
-  par.for_each_index(100, [&](size_t i) { order.push_back(i); });
-  for (size_t i = 0; i < order.size(); ++i)
-    ASSERT_EQ(order[i], i);
+  EXPECT_EQ(order_of(par, 100), iota(100));
 }
 
 TEST(Parallelism, LowestFailingIndexIsReported) {
@@ -78,19 +91,12 @@ TEST(Parallelism, AutomaticCountSettlesAfterALoopRanInParallel) {
   par.for_each_index(hits.size(), [&](size_t i) { hits[i]++; });
   par.settle_for_work(0); // (the workers exist; the loops after run on one thread)
   EXPECT_TRUE(par.serial());
-  std::vector<size_t> order;
-  par.for_each_index(100, [&](size_t i) { order.push_back(i); });
-  for (size_t i = 0; i < order.size(); ++i)
-    ASSERT_EQ(order[i], i);
+  EXPECT_EQ(order_of(par, 100), iota(100));
 }
 
 TEST(Parallelism, LoopWithinItsGrainRunsInOrderOnTheCaller) {
   Parallelism par(8);
-  std::vector<size_t> order;
-  par.for_each_index(64, [&](size_t i) { order.push_back(i); }, 64); // (unsynchronised: one thread)
-  ASSERT_EQ(order.size(), 64u);
-  for (size_t i = 0; i < order.size(); ++i)
-    ASSERT_EQ(order[i], i);
+  EXPECT_EQ(order_of(par, 64, /*grain=*/64), iota(64));
 }
 
 } // namespace
