@@ -40,7 +40,8 @@ public:
   // bytes, with what compiling PTX costs counted in): below
   // kSmallLinkBytes the link runs on one thread, where starting and
   // stopping worker threads cost more than they saved (measured:
-  // docs/performance.md, "Start-up and the thread count of small links").
+  // docs/performance.md, "Start-up, the thread count of small links, and
+  // sm_100+ re-finalization").
   // Settles once; no effect with an explicit count.
   void settle_for_work(size_t bytes);
   static constexpr size_t kSmallLinkBytes = size_t{2} << 20;

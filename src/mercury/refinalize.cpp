@@ -782,13 +782,13 @@ void refinalize_kernels(Context &ctx) {
   // (DLINK_LOG=debug: one kernel after the other, so that each kernel's
   // reasons come together.)
   std::vector<KernelWork> work(kernels.size());
-  std::vector<bool> prepared(kernels.size(), false);
+  std::vector<char> prepared(kernels.size(), 0); // (not vector<bool>: written from several threads)
   if (!ctx.par.serial() && !log::enabled(log::Level::Debug))
     ctx.par.for_each_index(kernels.size(), [&](size_t i) {
       if (has_frame.contains(kernels[i]))
         return;
       work[i] = prepare_kernel_work(kernels[i]->data);
-      prepared[i] = true;
+      prepared[i] = 1;
     });
   for (size_t i = 0; i < kernels.size(); i++) {
     OutputSection *sec = kernels[i];
