@@ -28,6 +28,7 @@ using sass::is_branch;
 using sass::is_call;
 
 using sass::Bits;
+using sass::BitRows;
 using sass::Producer;
 
 unsigned class_start(const Insn &f, bool read, bool crosses_block = false) {
@@ -87,7 +88,7 @@ struct Model {
 // each instruction (before), after its waits (in), after it (out), and which
 // each wait retires.
 struct Flow {
-  std::vector<Bits> before, in, out, retired;
+  BitRows before, in, out, retired;
   Bits crossing = Bits(0); // pending on entry to some basic block
 };
 
@@ -153,8 +154,7 @@ void collect_producers(Model &M) {
 // across_back: a backward edge carries the state before the branch's waits.
 Flow pending_flow(const Model &M, bool across_back) {
   const size_t n = M.n, np = M.np;
-  Flow F{std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np)),
-         std::vector<Bits>(n, Bits(np)), std::vector<Bits>(n, Bits(np)), Bits(np)};
+  Flow F{BitRows(n, np), BitRows(n, np), BitRows(n, np), BitRows(n, np), Bits(np)};
   // The producers on each scoreboard index: a wait's mask selects them a
   // word at a time.
   unsigned top = 0;
@@ -190,9 +190,9 @@ Flow pending_flow(const Model &M, bool across_back) {
       // The waits of 0x948 do not retire: what they wait on stays pending
       // up to the next wait on it (measured: k_tiles' warp-sync blocks).
       bool retires = M.I[i].op() != 0x948;
-      Bits &w = F.retired[i];
+      u64 *w = F.retired[i].data();
       for (size_t k = 0; k < st.w.size(); k++) {
-        w.w[k] = st.w[k] & waited.w[k];
+        w[k] = st.w[k] & waited.w[k];
         if (retires)
           st.w[k] &= ~waited.w[k];
       }
@@ -326,11 +326,7 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
 // leader after a producer, or everywhere without `near_meets`.
 std::vector<Bits> interference(const Model &M, const Flow &F, Interference mode, bool near_meets) {
   std::vector<Bits> co(M.np, Bits(M.np));
-  auto meet = [&](const Bits &st) {
-    for (size_t k = 0; k < st.w.size(); k++)
-      for (u64 m = st.w[k]; m; m &= m - 1)
-        co[k * 64 + size_t(__builtin_ctzll(m))] |= st;
-  };
+  auto meet = [&](const auto &st) { st.for_each_set([&](size_t x) { co[x] |= st; }); };
   Flow G = mode == Interference::kAcrossBackEdge ? pending_flow(M, true) : Flow{};
   const Flow &H = mode == Interference::kAcrossBackEdge ? G : F;
   // Beyond what is pending at its own instruction (assign_indices), a

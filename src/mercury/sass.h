@@ -151,6 +151,50 @@ struct Bits {
     for (size_t k = 0; k < w.size(); k++)
       w[k] |= o.w[k];
   }
+  template <class Row> void operator|=(const Row &o) { // (a BitRows row)
+    for (size_t k = 0; k < w.size(); k++)
+      w[k] |= o.w[k];
+  }
+};
+
+// Equal-width bit sets, one per instruction, in one allocation (the
+// dataflow's sets: a vector of Bits was one allocation per set). A row is a
+// view with Bits' operations, assigned from and compared with a Bits.
+class BitRows {
+public:
+  struct ConstRow {
+    const u64 *w;
+    size_t words;
+    bool test(size_t i) const { return w[i / 64] >> (i % 64) & 1; }
+    template <class F> void for_each_set(F &&fn) const {
+      for (size_t k = 0; k < words; k++)
+        for (u64 b = w[k]; b; b &= b - 1)
+          fn(k * 64 + static_cast<size_t>(__builtin_ctzll(b)));
+    }
+    bool operator==(const Bits &o) const { return std::equal(w, w + words, o.w.begin()); }
+    operator Bits() const {
+      Bits b;
+      b.w.assign(w, w + words);
+      return b;
+    }
+  };
+  struct Row : ConstRow {
+    u64 *data() const { return const_cast<u64 *>(this->w); }
+    Row &operator=(const Row &) = delete; // (a copy of the bits, not of the view: from a Bits)
+    const Row &operator=(const Bits &o) const {
+      std::copy(o.w.begin(), o.w.end(), data());
+      return *this;
+    }
+  };
+
+  BitRows() = default;
+  BitRows(size_t rows, size_t bits) : words_((bits + 63) / 64), w_(rows * words_) {}
+  ConstRow operator[](size_t i) const { return {w_.data() + i * words_, words_}; }
+  Row operator[](size_t i) { return {{w_.data() + i * words_, words_}}; }
+
+private:
+  size_t words_ = 0;
+  std::vector<u64> w_;
 };
 
 struct Producer {
