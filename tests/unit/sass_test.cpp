@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 namespace dlink {
 namespace {
 
@@ -50,6 +53,36 @@ TEST(Sass, RewritesControlsAndBranchOffsets) {
   // BSSY: a signed byte offset in the high half.
   EXPECT_EQ(sass::bssy_offset(0x0000015000007945), 0x150);
   EXPECT_EQ(sass::bssy_offset(0xffffffe000007945), -0x20);
+}
+
+TEST(Sass, BitSetsAndRowsAgree) {
+  // 130 bits: three words, the last partly used.
+  sass::Bits a(130);
+  for (size_t i : {0, 63, 64, 129})
+    a.set(i);
+  std::vector<size_t> seen;
+  a.for_each_set([&](size_t i) { seen.push_back(i); });
+  EXPECT_EQ(seen, (std::vector<size_t>{0, 63, 64, 129}));
+
+  sass::BitRows rows(3, 130);
+  rows[1] = a; // the bits are copied into row 1; rows 0 and 2 stay empty
+  EXPECT_TRUE(rows[1] == a);
+  EXPECT_FALSE(rows[0] == a);
+  EXPECT_TRUE(rows[1].test(129));
+  EXPECT_FALSE(rows[2].test(129));
+  sass::Bits copy = std::as_const(rows)[1];
+  EXPECT_EQ(copy, a);
+
+  sass::Bits b(130);
+  b.set(5);
+  b |= std::as_const(rows)[1];
+  seen.clear();
+  b.for_each_set([&](size_t i) { seen.push_back(i); });
+  EXPECT_EQ(seen, (std::vector<size_t>{0, 5, 63, 64, 129}));
+  b.clear();
+  seen.clear();
+  b.for_each_set([&](size_t i) { seen.push_back(i); });
+  EXPECT_TRUE(seen.empty());
 }
 
 } // namespace
