@@ -11,21 +11,24 @@ pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 # The libraries the dlink command loads at start. dlink is started once per
 # device link, most often for a handful of inputs, where loading and
 # relocating ten shared libraries was a fifth of the link (docs/performance.md,
-# "Start-up"). With DLINK_STATIC_DEPS (the default) fmt and spdlog are
-# compiled in from their Debian headers (header-only mode) and zstd, LZ4 and
-# xxHash come from their Debian static archives (position-independent, so
-# libdlink.so takes them too); oneTBB, mimalloc and libstdc++ stay shared.
-option(DLINK_STATIC_DEPS "Compile fmt and spdlog in, link zstd/LZ4/xxHash statically" ON)
+# "Start-up"). With DLINK_STATIC_DEPS (the default) spdlog, the costliest of
+# them to load, is compiled in from its Debian headers (header-only mode; only
+# src/log.cpp includes it) and zstd, LZ4 and xxHash come from their Debian
+# static archives (position-independent, so libdlink.so takes them too).
+# fmt stays shared: it costs little to load, and its header-only mode would
+# add seconds to the compilation of every file that formats a message.
+# oneTBB, mimalloc and libstdc++ stay shared too.
+option(DLINK_STATIC_DEPS "Compile spdlog in, link zstd/LZ4/xxHash statically" ON)
 add_library(dlink_fmt INTERFACE)
 add_library(dlink_spdlog INTERFACE)
 add_library(dlink_compression INTERFACE)
+target_link_libraries(dlink_fmt INTERFACE fmt::fmt)
 if(DLINK_STATIC_DEPS)
-  target_link_libraries(dlink_fmt INTERFACE fmt::fmt-header-only)
   # spdlog without SPDLOG_COMPILED_LIB is header-only; its fmt is Debian's.
   get_target_property(DLINK_SPDLOG_INCLUDES spdlog::spdlog INTERFACE_INCLUDE_DIRECTORIES)
   target_include_directories(dlink_spdlog INTERFACE ${DLINK_SPDLOG_INCLUDES})
   target_compile_definitions(dlink_spdlog INTERFACE SPDLOG_FMT_EXTERNAL)
-  target_link_libraries(dlink_spdlog INTERFACE fmt::fmt-header-only)
+  target_link_libraries(dlink_spdlog INTERFACE fmt::fmt)
   foreach(lib ZSTD LZ4 XXHASH)
     string(TOLOWER ${lib} name)
     find_library(DLINK_${lib}_ARCHIVE NAMES lib${name}.a HINTS ${${lib}_LIBRARY_DIRS})
@@ -37,7 +40,6 @@ if(DLINK_STATIC_DEPS)
     endif()
   endforeach()
 else()
-  target_link_libraries(dlink_fmt INTERFACE fmt::fmt)
   target_link_libraries(dlink_spdlog INTERFACE spdlog::spdlog)
   target_link_libraries(dlink_compression INTERFACE PkgConfig::ZSTD PkgConfig::LZ4 PkgConfig::XXHASH)
 endif()
