@@ -19,10 +19,8 @@ pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 # add seconds to the compilation of every file that formats a message.
 # oneTBB, mimalloc and libstdc++ stay shared too.
 option(DLINK_STATIC_DEPS "Compile spdlog in, link zstd/LZ4/xxHash statically" ON)
-add_library(dlink_fmt INTERFACE)
 add_library(dlink_spdlog INTERFACE)
 add_library(dlink_compression INTERFACE)
-target_link_libraries(dlink_fmt INTERFACE fmt::fmt)
 if(DLINK_STATIC_DEPS)
   # spdlog without SPDLOG_COMPILED_LIB is header-only; its fmt is Debian's.
   get_target_property(DLINK_SPDLOG_INCLUDES spdlog::spdlog INTERFACE_INCLUDE_DIRECTORIES)
