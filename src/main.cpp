@@ -5,27 +5,48 @@
 #ifdef DLINK_WITH_MIMALLOC
 #include <cstring>
 #include <mimalloc.h>
+#include <sys/stat.h>
 
 namespace {
-// mimalloc replaces malloc for the whole process (src/CMakeLists.txt). Its
-// memory comes in 2 MiB pages where the kernel gives them (transparent huge
-// pages, "madvise" mode included): a link touches its heap once, and 4 KiB
-// page faults were a tenth to a fifth of its time (docs/performance.md).
-// The option has to be set before anything allocates: the heap's first
-// segment, taken by the libraries' constructors before `main`, holds all of
-// a small link's memory. A function in the executable's .preinit_array runs
-// before every shared library's constructor. It reads the environment it is
-// handed (libc's may not be set up yet): MIMALLOC_LARGE_OS_PAGES, when set,
-// is left for mimalloc to read, so MIMALLOC_LARGE_OS_PAGES=0 turns it off.
+// mimalloc replaces malloc for the whole process (src/CMakeLists.txt). A link
+// whose inputs bring a megabyte or more takes its heap in 2 MiB pages where
+// the kernel gives them (transparent huge pages, "madvise" mode included): it
+// touches its heap once, and 4 KiB page faults were a tenth of its time. A
+// smaller link stays in 4 KiB pages: zeroing whole 2 MiB pages made it slower
+// (measured on the 16-core machine: docs/performance.md).
+// The choice is made before anything allocates, since the heap's first
+// segment, taken by the libraries' constructors before `main`, holds all of a
+// small link's memory and a good part of a larger one's: a function in the
+// executable's .preinit_array runs before every shared library's
+// constructor. It reads the arguments and the environment it is handed
+// (libc's may not be set up yet). The inputs' size is the sum over the
+// arguments that name regular files, the output file's name aside; it only
+// chooses page sizes, never what is written. MIMALLOC_LARGE_OS_PAGES, when
+// set, is left for mimalloc to read (=0 turns large pages off, =1 on).
 // A thread's first segment stays lazily committed (mimalloc's default
 // eager_commit_delay): committing it at once gave each of 16 threads its own
 // resident 2 MiB pages, 35-56 MiB more peak memory for no measured gain.
-void prefer_large_pages(int, char **, char **envp) {
+constexpr off_t kLargePagesInputBytes = off_t{1} << 20;
+
+void prefer_large_pages(int argc, char **argv, char **envp) {
   static const char kName[] = "MIMALLOC_LARGE_OS_PAGES=";
   for (char **e = envp; e && *e; ++e)
     if (std::strncmp(*e, kName, sizeof kName - 1) == 0)
       return;
-  mi_option_enable(mi_option_large_os_pages);
+  off_t bytes = 0;
+  for (int i = 1; i < argc && bytes < kLargePagesInputBytes; i++) {
+    const char *arg = argv[i];
+    if (arg[0] == '-') {
+      if (std::strcmp(arg, "-o") == 0 || std::strcmp(arg, "--output-file") == 0)
+        i++;
+      continue;
+    }
+    struct stat st;
+    if (::stat(arg, &st) == 0 && S_ISREG(st.st_mode))
+      bytes += st.st_size;
+  }
+  if (bytes >= kLargePagesInputBytes)
+    mi_option_enable(mi_option_large_os_pages);
 }
 [[gnu::section(".preinit_array"), gnu::used]] void (*const kPreinit)(int, char **,
                                                                       char **) =
