@@ -16,11 +16,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 
 #include <cerrno>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -103,37 +101,7 @@ private:
   bool ok_ = true;
 };
 
-// Images this large are written by several threads (write_image_mapped).
-constexpr u64 kMappedOutputBytes = u64{8} << 20;
-
 } // namespace
-
-bool write_image_mapped(const Parallelism &par, int fd, const ElfImage &image) {
-  u64 total = 0;
-  for (std::span<const u8> piece : image.pieces)
-    total += piece.size();
-  if (total == 0 || total > static_cast<u64>(SIZE_MAX) || ::posix_fallocate(fd, 0, static_cast<off_t>(total)) != 0)
-    return false;
-  void *map = ::mmap(nullptr, static_cast<size_t>(total), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (map == MAP_FAILED)
-    return false;
-  u8 *file = static_cast<u8 *>(map);
-  std::vector<u64> offsets(image.pieces.size());
-  u64 at = 0;
-  for (size_t i = 0; i < image.pieces.size(); i++) {
-    offsets[i] = at;
-    at += image.pieces[i].size();
-  }
-  par.for_each_index(
-      image.pieces.size(),
-      [&](size_t i) {
-        std::span<const u8> piece = image.pieces[i];
-        if (!piece.empty())
-          std::memcpy(file + offsets[i], piece.data(), piece.size());
-      },
-      16);
-  return ::munmap(map, static_cast<size_t>(total)) == 0;
-}
 
 void commit_output(Context &ctx) {
   if (std::vector<u8> *memory = ctx.opts.embedded.output) { // the library API's output
@@ -145,29 +113,23 @@ void commit_output(Context &ctx) {
   }
   const std::string &path = ctx.opts.output_file;
   std::string tmp = path + ".dlink-tmp";
-  // (Read access too: a shared mapping of the file needs it.)
-  int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0)
     ctx.diag.fatal(fmt::format("Could not open output file '{}'", path));
   ElfImage image = elf_image(ctx.output_elf);
   // A large image's blocks are reserved in one step first: writing it then
   // allocates nothing (measured on the 16-core machine, plain 1000 TUs: 29-35
-  // ms instead of 46-51; docs/performance.md). With several threads it is
-  // copied through a mapping (write_mapped); on one thread, or where the
-  // file system cannot reserve or map, it is written, and where it cannot
-  // reserve, the writes allocate as they go.
+  // ms instead of 46-51; docs/performance.md). Where the file system cannot,
+  // the writes allocate as they go.
   u64 total = 0;
   for (std::span<const u8> piece : image.pieces)
     total += piece.size();
-  bool written = !ctx.par.serial() && total >= kMappedOutputBytes && write_image_mapped(ctx.par, fd, image);
-  if (!written) {
-    if (total >= kMappedOutputBytes)
-      (void)::posix_fallocate(fd, 0, static_cast<off_t>(total));
-    FileWriter writer(fd);
-    for (std::span<const u8> piece : image.pieces)
-      writer.add(piece);
-    written = writer.flush();
-  }
+  if (total >= (u64{8} << 20))
+    (void)::posix_fallocate(fd, 0, static_cast<off_t>(total));
+  FileWriter writer(fd);
+  for (std::span<const u8> piece : image.pieces)
+    writer.add(piece);
+  bool written = writer.flush();
   if (::close(fd) != 0 || !written) {
     std::remove(tmp.c_str());
     ctx.diag.fatal(fmt::format("Could not write output file '{}'", path));

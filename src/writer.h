@@ -21,13 +21,4 @@ void finish_late_sections(Context &ctx);
 // link never leaves a partial output).
 void commit_output(Context &ctx);
 
-// Writes an image of several MiB by several threads: the file `fd` (open for
-// reading and writing, empty) is sized and its blocks reserved, then each
-// piece is copied to its offset through a shared mapping, the pieces in
-// parallel. With the blocks reserved, no page of the mapping lacks its block
-// (no SIGBUS for want of space). False where the file system cannot reserve
-// or map the file: it may then hold a part of the image, and the caller
-// writes the whole image from offset 0.
-bool write_image_mapped(const Parallelism &par, int fd, const ElfImage &image);
-
 } // namespace dlink
