@@ -12,8 +12,8 @@ namespace {
 // whose inputs bring a megabyte or more takes its heap in 2 MiB pages where
 // the kernel gives them (transparent huge pages, "madvise" mode included): it
 // touches its heap once, and 4 KiB page faults were a tenth of its time. A
-// smaller link stays in 4 KiB pages: zeroing whole 2 MiB pages made it slower
-// (measured on the 16-core machine: docs/performance.md).
+// smaller link stays in 4 KiB pages: there neither size won across the kinds
+// of link measured (16-core machine: docs/performance.md).
 // The choice is made before anything allocates, since the heap's first
 // segment, taken by the libraries' constructors before `main`, holds all of a
 // small link's memory and a good part of a larger one's: a function in the
