@@ -370,6 +370,13 @@ struct OutputModel {
   std::vector<OutputSymbol *> locals;    // section and local symbols, creation order
   std::vector<OutputSymbol *> globals;   // creation order
   FlatNameMap<OutputSection *> section_by_name;
+  // The first relocation section (.rel or .rela, not a resolved list) of
+  // each target, for targets whose relocation sections share a name with
+  // another's (local functions of one name in several inputs): keyed by the
+  // target's address with the rela flag in bit 0, over sections[0,
+  // reloc_index_end) (output_model.cpp, reloc_section_for).
+  std::unordered_map<uintptr_t, OutputSection *> reloc_by_target;
+  size_t reloc_index_end = 0;
   FlatNameMap<OutputSymbol *> global_by_name;
   NameMap<OutputSymbol *> extern_shared_by_name;
   // --preserve-relocs without debug information: each dynamic array, in

@@ -282,11 +282,20 @@ OutputSection *reloc_section_for(Context &ctx, OutputSection *target, bool rela)
   if (OutputSection *sec = find_section(ctx, name)) {
     if (sec->target == target || !sec->target)
       return sec;
-    // (Local functions of several inputs may share a name: rare, so a scan.)
-    for (OutputSection *other : ctx.out.sections)
-      if (other->target == target && other->rela == rela && other->kind == SectionKind::Reloc &&
-          !other->resolved_rela)
-        return other;
+    // Local functions of several inputs may share a name: the first
+    // relocation section made for this target, if any. (Every relocation
+    // section gets its target, kind and flags where it is made, before the
+    // next call here, and keeps them.)
+    OutputModel &out = ctx.out;
+    for (; out.reloc_index_end < out.sections.size(); out.reloc_index_end++) {
+      OutputSection *other = out.sections[out.reloc_index_end];
+      if (other->target && other->kind == SectionKind::Reloc && !other->resolved_rela)
+        out.reloc_by_target.try_emplace(reinterpret_cast<uintptr_t>(other->target) | (other->rela ? 1 : 0),
+                                        other);
+    }
+    if (auto it = out.reloc_by_target.find(reinterpret_cast<uintptr_t>(target) | (rela ? 1 : 0));
+        it != out.reloc_by_target.end())
+      return it->second;
   }
   OutputSection *sec = create_section(ctx, name, rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK, 8,
                                       rela ? kRelaSize : kRelSize);
