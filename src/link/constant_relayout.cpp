@@ -45,10 +45,10 @@ std::vector<OutputSymbol *> relayout_sort(const std::vector<OutputSymbol *> &lis
   if (list.size() <= 1)
     return list;
   std::vector<OutputSymbol *> a, b;
-  for (size_t i = 0; i < list.size(); i++) {
-    auto &half = i % 2 == 0 ? a : b;
-    half.insert(half.begin(), list[i]);
-  }
+  for (size_t i = 0; i < list.size(); i++)
+    (i % 2 == 0 ? a : b).push_back(list[i]);
+  std::reverse(a.begin(), a.end()); // (each dealt onto the front of its list)
+  std::reverse(b.begin(), b.end());
   a = relayout_sort(a);
   b = relayout_sort(b);
   std::vector<OutputSymbol *> out;
@@ -112,7 +112,21 @@ private:
     for (OutputSymbol *sym : ctx_.out.globals)
       if (sym->section == sec_ && !sym->is_section_symbol && !sym->removed)
         add(sym);
+    // The variables by old offset (variable_at), and whether two overlap:
+    // then the first pair in list order is named.
+    by_offset_.resize(vars_.size());
     for (size_t i = 0; i < vars_.size(); i++)
+      by_offset_[i] = i;
+    std::stable_sort(by_offset_.begin(), by_offset_.end(),
+                     [&](size_t x, size_t y) { return vars_[x].old_offset < vars_[y].old_offset; });
+    bool overlap = false;
+    u64 end = 0;
+    for (size_t k = 0; k < by_offset_.size() && !overlap; k++) {
+      const Var &v = vars_[by_offset_[k]];
+      overlap = k > 0 && v.old_offset < end;
+      end = std::max(end, v.old_offset + v.sym->size);
+    }
+    for (size_t i = 0; overlap && i < vars_.size(); i++)
       for (size_t j = i + 1; j < vars_.size(); j++)
         if (vars_[i].old_offset < vars_[j].old_offset + vars_[j].sym->size &&
             vars_[j].old_offset < vars_[i].old_offset + vars_[i].sym->size)
@@ -134,12 +148,15 @@ private:
     vars_.push_back({sym, sym->value});
   }
 
-  // The variable whose bytes hold `offset` (old layout), if any.
+  // The variable whose bytes hold `offset` (old layout), if any (they do
+  // not overlap: collect).
   Var *variable_at(u64 offset) {
-    for (Var &v : vars_)
-      if (offset >= v.old_offset && offset < v.old_offset + v.sym->size)
-        return &v;
-    return nullptr;
+    auto it = std::upper_bound(by_offset_.begin(), by_offset_.end(), offset,
+                               [&](u64 o, size_t i) { return o < vars_[i].old_offset; });
+    if (it == by_offset_.begin())
+      return nullptr;
+    Var &v = vars_[*std::prev(it)];
+    return offset < v.old_offset + v.sym->size ? &v : nullptr;
   }
 
   // The variable a relocation refers to (through the section symbol too).
@@ -262,11 +279,21 @@ private:
              !new_offset_.count(sym);
     };
     std::erase_if(ctx_.out.globals, dropped);
-    auto &names = ctx_.out.strtab_names;
+    // Each dropped local takes the first of its name's .strtab entries left.
+    std::unordered_map<std::string_view, size_t> to_drop;
     for (OutputSymbol *sym : ctx_.out.locals)
       if (dropped(sym))
-        if (auto it = std::find(names.begin(), names.end(), sym->name); it != names.end())
-          names.erase(it);
+        to_drop[sym->name]++;
+    auto &names = ctx_.out.strtab_names;
+    size_t kept = 0;
+    for (std::string_view name : names) {
+      auto it = to_drop.find(name);
+      if (it != to_drop.end() && it->second > 0)
+        it->second--;
+      else
+        names[kept++] = name;
+    }
+    names.resize(kept);
     std::erase_if(ctx_.out.locals, dropped);
   }
 
@@ -290,6 +317,7 @@ private:
   OutputSection *sec_;
   const KernelFilter filter_;
   std::vector<Var> vars_;
+  std::vector<size_t> by_offset_; // indices into vars_, by old offset
   OutputSection *rel_ = nullptr;
   std::unordered_map<const OutputSymbol *, u64> new_offset_;
   u64 align_ = 1;
