@@ -728,6 +728,21 @@ void report_resources(Context &ctx) {
   }
   ctx.diag.info(fmt::format("{} bytes gmem{}", gmem, banks));
 
+  // Each kernel's other banks (".nv.constant<N>.<k>", N not 0) and each
+  // bank's relocation sections, in creation order, found once for all
+  // kernels.
+  std::unordered_map<std::string_view, std::vector<const OutputSection *>> banks_of;
+  std::unordered_map<const OutputSection *, std::vector<const OutputSection *>> relocs_of;
+  for (const OutputSection *sec : ctx.out.sections) {
+    if (sec->removed)
+      continue;
+    if (sec->kind == SectionKind::Constant && !sec->name.starts_with(".nv.constant0."))
+      if (size_t dot = sec->name.find('.', 12); dot != std::string_view::npos)
+        banks_of[sec->name.substr(dot + 1)].push_back(sec);
+    if (sec->kind == SectionKind::Reloc && sec->target)
+      relocs_of[sec->target].push_back(sec);
+  }
+
   // Kernels, the most recently created first.
   std::vector<OutputSymbol *> kernels;
   for (OutputSymbol *sym : ctx.out.locals)
@@ -749,10 +764,8 @@ void report_resources(Context &ctx) {
       stack = record_u32(module, EIATTR_FRAME_SIZE, k, 1); // not statically known: own frame
     // The kernel's other banks (sm_75-89 OCG constants: ".nv.constant2.<k>").
     std::string more_banks;
-    for (OutputSection *sec : ctx.out.sections)
-      if (sec->kind == SectionKind::Constant && !sec->removed &&
-          !sec->name.starts_with(".nv.constant0.") && sec->name.ends_with("." + name) &&
-          sec->name.find('.', 12) == sec->name.size() - name.size() - 1)
+    if (auto it = banks_of.find(name); it != banks_of.end())
+      for (const OutputSection *sec : it->second)
         more_banks += fmt::format(", {} bytes cmem[{}]", sec->size,
                                   sec->name.substr(12, sec->name.find('.', 12) - 12));
     u64 smem = shared && !shared->removed ? shared->size : 0;
@@ -770,8 +783,8 @@ void report_resources(Context &ctx) {
     std::string slots;
     if (!arch_format(ctx.arch).short_resource_report && bank0 && !bank0->removed) {
       u32 textures = 0, surfaces = 0, samplers = 0;
-      for (const OutputSection *rel : ctx.out.sections)
-        if (rel->kind == SectionKind::Reloc && rel->target == bank0 && !rel->removed)
+      if (auto rels = relocs_of.find(bank0); rels != relocs_of.end())
+        for (const OutputSection *rel : rels->second)
           for (const OutputReloc &r : rel->relocs)
             if (r.sym && ctx.out.texture_slot.count(r.sym)) {
               textures += r.sym->type == STT_CUDA_TEXTURE;
