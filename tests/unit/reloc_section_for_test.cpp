@@ -2,14 +2,10 @@
 // also where local functions of one name in several inputs give their
 // relocation sections one name, found through an index of the sections
 // made since the last such lookup (a scan over every section before).
-#include "dlink/diag.h"
-#include "dlink/options.h"
-#include "link_context.h"
-#include "output_model.h"
+#include "model_link.h"
 
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,17 +13,8 @@ using namespace dlink;
 
 namespace {
 
-struct Link {
-  std::ostringstream err;
-  Diagnostics diag{err};
-  Options opts;
-  Context ctx;
-  Link()
-      : opts(parse_command_line(std::vector<std::string>{"nvlink", "-arch=sm_90", "x.cubin", "-o", "x.out"}, diag)),
-        ctx(opts, diag) {
-    ctx.arch = *opts.arch;
-    create_skeleton(ctx);
-  }
+struct Link : ModelLink {
+  Link() : ModelLink({"nvlink", "-arch=sm_90", "x.cubin", "-o", "x.out"}) {}
   // One input's local function `helper`: its own .text.helper.
   OutputSection *local_text() { return create_section(ctx, ".text.helper", SHT_PROGBITS, 6, 128); }
 };

@@ -3,12 +3,9 @@
 // real size: links that create about 65,280 sections are checked against
 // nvlink by tools/large-links (--threshold, --relocatable-threshold), too big
 // for the golden tree.
-#include "dlink/diag.h"
-#include "dlink/options.h"
-#include "link_context.h"
+#include "model_link.h"
 #include "output/output_layout.h"
 #include "output/sections.h"
-#include "output_model.h"
 
 #include <gtest/gtest.h>
 
@@ -22,22 +19,12 @@ namespace {
 
 // A link of `total` created sections: the skeleton, then code sections, the
 // first `removed` of which are dropped before the image is laid out.
-struct Link {
-  std::ostringstream err;
-  Diagnostics diag{err};
-  Options opts;
-  Context ctx;
+struct Link : ModelLink {
   OutputLayout layout;
 
   Link(bool relocatable, size_t total, size_t removed = 0)
-      : opts(parse_command_line(relocatable ? std::vector<std::string>{"nvlink", "-arch=sm_90", "-r", "x.cubin", "-o",
-                                                                        "x.out"}
-                                            : std::vector<std::string>{"nvlink", "-arch=sm_90", "x.cubin", "-o",
-                                                                        "x.out"},
-                                diag)),
-        ctx(opts, diag) {
-    ctx.arch = *opts.arch;
-    create_skeleton(ctx);
+      : ModelLink(relocatable ? std::vector<std::string>{"nvlink", "-arch=sm_90", "-r", "x.cubin", "-o", "x.out"}
+                              : std::vector<std::string>{"nvlink", "-arch=sm_90", "x.cubin", "-o", "x.out"}) {
     while (ctx.out.sections.size() < total)
       create_section(ctx, ctx.arena.save(".text.f" + std::to_string(ctx.out.sections.size())), SHT_PROGBITS, 6, 128);
     for (size_t i = 0; i < removed; i++)
