@@ -133,6 +133,13 @@ inline std::optional<u64> set_bssy_offset(u64 lo, int64_t off) {
 // re-finalization model and in the verifier): a fixed-size bit set, and a
 // variable-latency producer (the instruction, its scoreboard and whether it
 // is the read or the write scoreboard).
+// fn(i) for every bit i set in words[0, n), in increasing order.
+template <class F> void for_each_set_bit(const u64 *words, size_t n, F &&fn) {
+  for (size_t k = 0; k < n; k++)
+    for (u64 b = words[k]; b; b &= b - 1)
+      fn(k * 64 + static_cast<size_t>(__builtin_ctzll(b)));
+}
+
 struct Bits {
   std::vector<u64> w;
   explicit Bits(size_t n = 0) : w((n + 63) / 64) {}
@@ -140,18 +147,10 @@ struct Bits {
   void set(size_t i) { w[i / 64] |= u64(1) << (i % 64); }
   void reset(size_t i) { w[i / 64] &= ~(u64(1) << (i % 64)); }
   void clear() { std::fill(w.begin(), w.end(), u64(0)); }
-  // fn(i) for every set i, in increasing order.
-  template <class F> void for_each_set(F &&fn) const {
-    for (size_t k = 0; k < w.size(); k++)
-      for (u64 b = w[k]; b; b &= b - 1)
-        fn(k * 64 + static_cast<size_t>(__builtin_ctzll(b)));
-  }
+  template <class F> void for_each_set(F &&fn) const { for_each_set_bit(w.data(), w.size(), fn); }
   bool operator==(const Bits &o) const { return w == o.w; }
-  void operator|=(const Bits &o) {
-    for (size_t k = 0; k < w.size(); k++)
-      w[k] |= o.w[k];
-  }
-  template <class Row> void operator|=(const Row &o) { // (a BitRows row)
+  // (From a Bits or a BitRows row of the same width.)
+  template <class Set> void operator|=(const Set &o) {
     for (size_t k = 0; k < w.size(); k++)
       w[k] |= o.w[k];
   }
@@ -166,11 +165,7 @@ public:
     const u64 *w;
     size_t words;
     bool test(size_t i) const { return w[i / 64] >> (i % 64) & 1; }
-    template <class F> void for_each_set(F &&fn) const {
-      for (size_t k = 0; k < words; k++)
-        for (u64 b = w[k]; b; b &= b - 1)
-          fn(k * 64 + static_cast<size_t>(__builtin_ctzll(b)));
-    }
+    template <class F> void for_each_set(F &&fn) const { for_each_set_bit(w, words, fn); }
     bool operator==(const Bits &o) const { return std::equal(w, w + words, o.w.begin()); }
     operator Bits() const {
       Bits b;
