@@ -283,9 +283,9 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
         // DeviceReduceSingleTileKernel: an LDC on ptxas's 2, pending on the
         // path past the early exit, and the LDG at 0x1b0 sharing it; nvlink's
         // LDC is on 1 and the LDG on 5); where 2-5 stay taken, the share
-        // stays (probe x8; assign_indices).
-        if (s == 2)
-          share_if_full[x] = group[x];
+        // stays (probe x8; assign_indices). So does any other producer's
+        // where no index is left for it (assign_indices).
+        share_if_full[x] = group[x];
         group[x] = x;
         continue;
       }
@@ -424,7 +424,8 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
         pick = int(k);
     // (A global load split from its share above shares again when 2-5 are
     // taken here as well.)
-    if (pick < 0 && share_if_full[x] != kNoGroup && assign[share_if_full[x]] >= 0) {
+    const bool rejoins = share_if_full[x] != kNoGroup && assign[share_if_full[x]] >= 0;
+    if (pick < 0 && s == 2 && rejoins) {
       assign[x] = assign[share_if_full[x]];
       continue;
     }
@@ -442,6 +443,15 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
       if (pick < 0 && top == 5 && !(busy >> 5 & 1))
         pick = 5;
     }
+    // Any other producer split from its share shares again when no index is
+    // free for it: the index dropping the stack-pointer load frees went to an
+    // earlier producer (CUB's DeviceReduceSingleTileKernel at sm_100: the
+    // shared load at 0xf10 takes the freed 5, and the one at 0xf30 keeps
+    // ptxas's share with the shuffles' read scoreboards).
+    if (pick < 0 && rejoins) {
+      assign[x] = assign[share_if_full[x]];
+      continue;
+    }
     // Below the class start while the stack-pointer load's sharers hold the
     // freed index: nvlink shares an index there instead (probe q03's second
     // global load takes the first one's 2); not modelled.
@@ -451,8 +461,8 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
       if (!(busy >> k & 1))
         pick = int(k);
     if (pick < 0) {
-      log::debug("refinalize: no free index for the {} scoreboard at {:#x}", prods[x].read ? "read" : "write",
-                 i * 16);
+      log::debug("refinalize: no free index for the {} scoreboard at {:#x} (indices taken {:#x}, pending there {:#x})",
+                 prods[x].read ? "read" : "write", i * 16, busy, here);
       return std::nullopt;
     }
     assign[x] = pick;

@@ -697,6 +697,28 @@ TEST(Refinalize, PressureShareOnTheStackPointerLoadsIndexStays) { expect_rewritt
 
 namespace {
 
+// As above, but the seventh shares 3, an S2R's index, for lack of a free
+// one. Without the stack-pointer load the sixth takes the index that load
+// frees, 5, so none is left for the seventh either: it keeps its share, on
+// that S2R's 2 (CUB's DeviceReduceSingleTileKernel at sm_100: the shared
+// load at 0xf10 takes the freed 5 and the one at 0xf30 shares the shuffles'
+// read scoreboard, as in ptxas's code; before, the kernel was kept).
+Words share_after_sp_share_kernel(bool sp) {
+  Words w = five_s2rs(sp);
+  w.push_back({0x0000000000077919ull, 0x2100 | ctl(1, sp ? 0 : 5, 7, 0)});
+  w.push_back({0x0000000000087919ull, 0x2100 | ctl(2, sp ? 3 : 2, 7, 0)});
+  w.push_back({0x0000000503097210ull, ctl(1, 7, 7, 0x3f)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, PressureShareKeptWhenTheFreedIndexIsTaken) {
+  expect_rewritten_to(share_after_sp_share_kernel(true), share_after_sp_share_kernel(false));
+}
+
+namespace {
+
 // An LDC on 1 after the stack-pointer load, global loads on 2-5, and a last
 // one whose read scoreboard, with all six pending, shares the LDC's 1: the
 // wait after it retires both. Without the stack-pointer load the LDC takes 0
