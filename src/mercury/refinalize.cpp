@@ -371,6 +371,59 @@ std::vector<Bits> interference(const Model &M, const Flow &F, Interference mode,
   return co;
 }
 
+// Waits in the re-allocated code retire whatever is pending on their
+// indices, not only what ptxas's waits there retired: where two producers
+// that ptxas kept apart share an index, the wait for one retires the other.
+// (Thrust's bounding-box reduce kernels at sm_100: nvlink's wait at 0x3270
+// for the shared stores' read scoreboards also retires the shuffles' read
+// scoreboards, put on the same index, and the load at 0x3270 then takes it;
+// ptxas's waits keep the shuffles' on their own index until 0x3300, whose
+// wait in nvlink's code then leaves that index alone.) Looked for within a
+// basic block, which every path into its later instructions passes.
+class IndexRetirement {
+public:
+  IndexRetirement(const Model &M, const Flow &F, const std::vector<int> &assign)
+      : M_(M), F_(F), assign_(assign), mask_(M.n, -1) {}
+
+  // Whether producer y, pending at instruction i (after its waits) by
+  // ptxas's waits, is retired there in the re-allocated code.
+  bool retired_at(size_t y, size_t i) {
+    if (assign_[y] < 0)
+      return false;
+    for (size_t k = i + 1; k-- > M_.prods[y].insn + 1;) {
+      if (M_.I[k].op() != 0x948 && (wait_mask(k) >> assign_[y] & 1))
+        return true;
+      if (M_.leader[k])
+        return false;
+    }
+    return false;
+  }
+
+private:
+  // The indices instruction k waits on: those of the producers ptxas's
+  // wait there retires that are still pending in the re-allocated code.
+  unsigned wait_mask(size_t k) {
+    if (mask_[k] >= 0)
+      return unsigned(mask_[k]);
+    unsigned m = 0;
+    bool final = true;
+    F_.retired[k].for_each_set([&](size_t z) {
+      if (M_.prods[z].insn >= k)
+        final = false; // (over a backward edge: maybe not assigned yet)
+      if (assign_[z] >= 0 && !(m >> assign_[z] & 1) && !(k > 0 && retired_at(z, k - 1)))
+        m |= 1u << assign_[z];
+    });
+    if (final)
+      mask_[k] = int(m);
+    return m;
+  }
+
+  const Model &M_;
+  const Flow &F_;
+  const std::vector<int> &assign_;
+  std::vector<int> mask_;
+};
+
 // The index of each producer (-1: the dropped stack-pointer load), lowest
 // first from its class start; nullopt when none is free.
 std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
@@ -381,6 +434,7 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
   const std::vector<Producer> &prods = M.prods;
   const size_t np = M.np;
   std::vector<int> assign(np, -1);
+  IndexRetirement retirement(M, F, assign);
   for (size_t x = 0; x < np; x++) {
     size_t i = prods[x].insn;
     if (drop_first && i == 0)
@@ -398,7 +452,10 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
       if (assign[y] >= 0)
         to |= 1u << assign[y];
     };
-    F.in[i].for_each_set([&](size_t y) { take(here, y); });
+    F.in[i].for_each_set([&](size_t y) {
+      if (!retirement.retired_at(y, i))
+        take(here, y);
+    });
     for (size_t y : M.gen[i])
       if (y < x)
         take(here, y);
@@ -470,6 +527,47 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
   return assign;
 }
 
+// Each instruction's wait mask in the re-allocated code: the indices of the
+// producers ptxas's wait there retires that are still pending there, where a
+// wait retires everything pending on its indices (retired_on_its_index).
+std::vector<unsigned> waits_on_new_indices(const Model &M, const Flow &F, const std::vector<int> &assign) {
+  const size_t n = M.n, np = M.np;
+  std::vector<unsigned> mask(n, 0);
+  BitRows out(n, np);
+  Bits st(np);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < n; i++) {
+      st.clear();
+      for (const Model::Edge &e : M.preds[i])
+        st |= out[e.from];
+      unsigned m = 0;
+      F.retired[i].for_each_set([&](size_t z) {
+        if (assign[z] >= 0 && st.test(z))
+          m |= 1u << assign[z];
+      });
+      mask[i] = m;
+      if (M.I[i].op() != 0x948) {
+        std::vector<size_t> gone;
+        st.for_each_set([&](size_t y) {
+          if (assign[y] < 0 || (m >> assign[y] & 1))
+            gone.push_back(y);
+        });
+        for (size_t y : gone)
+          st.reset(y);
+      }
+      for (size_t x : M.gen[i])
+        if (assign[x] >= 0)
+          st.set(x);
+      if (!(out[i] == st)) {
+        out[i] = st;
+        changed = true;
+      }
+    }
+  }
+  return mask;
+}
+
 // Writes the re-allocated controls. An instruction whose scoreboard the next
 // one waits on keeps at least 2 stall cycles: nvlink's output never has fewer
 // there (every sm_100+ kernel of the golden and real-world corpora: 49,000
@@ -522,16 +620,13 @@ std::optional<std::vector<Controls>> allocate(const std::vector<Insn> &I, bool d
     return fail("no free index");
   // Each instruction's controls: its producers' indices and the indices of
   // what its wait retires.
+  std::vector<unsigned> waits = waits_on_new_indices(M, F, *assign);
   std::vector<Controls> res(M.n);
   for (size_t i = 0; i < M.n; i++) {
-    Controls c{7, 7, 0};
+    Controls c{7, 7, waits[i]};
     for (size_t x : M.gen[i])
       if ((*assign)[x] >= 0)
         (M.prods[x].read ? c.rd : c.wr) = unsigned((*assign)[x]);
-    F.retired[i].for_each_set([&](size_t x) {
-      if ((*assign)[x] >= 0)
-        c.wait |= 1u << (*assign)[x];
-    });
     res[i] = c;
   }
   return res;
