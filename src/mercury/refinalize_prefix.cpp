@@ -393,10 +393,12 @@ struct Group {
 std::optional<std::vector<unsigned>> simulate(const std::vector<size_t> &prods,
                                               const std::vector<size_t> &need,
                                               const std::vector<bool> &certain,
-                                              const std::vector<unsigned> &start, unsigned K,
+                                              const std::vector<unsigned> &start,
+                                              const std::vector<bool> &sp_sharer, unsigned K,
                                               std::vector<size_t> *group_need) {
   std::vector<Group> pend;
   std::vector<unsigned> out;
+  bool took_5 = false;
   for (size_t k = 0; k < prods.size(); k++) {
     size_t i = prods[k];
     std::erase_if(pend, [&](const Group &g) { return g.need <= i; });
@@ -411,6 +413,28 @@ std::optional<std::vector<unsigned>> simulate(const std::vector<size_t> &prods,
     for (unsigned s = start[k]; s < K && !pick; s++)
       if (!(busy >> s & 1))
         pick = s;
+    // With 0-4 taken and 5 free, a producer that did not take the
+    // stack-pointer load's index in ptxas's code shares a group retired by
+    // the same wait, and takes 5 for lack of one (CUB's radix-sort histogram
+    // kernels at sm_100/sm_120: the S2UR at 0xe0, waited on at 0x300, takes
+    // 5 in ptxas's code and in nvlink's, where the groups pending are waited
+    // on at 0x340). The stack-pointer load's sharers join as below (in
+    // ptxas's code that load's group: the LDCU at 0xb0 there; rod-srad2's S2R
+    // at 0x70 joins the LDCU's index in nvlink's).
+    if (!pick && K == 5 && !(busy >> 5 & 1) && !sp_sharer[k]) {
+      for (const Group &g : pend)
+        if (g.sb >= start[k] && g.need == need[k] && (!pick || g.sb < *pick))
+          pick = g.sb;
+      if (!pick) {
+        pick = 5;
+        took_5 = true;
+      }
+    }
+    // (Where a later producer finds all six taken, what it shares was not
+    // measured with that rule: probe s22 at sm_100, whose LDCU at 0x80 nvlink
+    // gives 5. Outside the model.)
+    if (!pick && took_5)
+      return std::nullopt;
     if (!pick) {
       // The pending index needed first at or after its own need.
       const Group *best = nullptr;
@@ -606,10 +630,13 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   for (size_t x = 0; x < prods.size(); x++)
     if (I[prods[x]].op() == 0x981 || I[prods[x]].op() == 0x980)
       start[x] = 2;
+  std::vector<bool> sp_sharer(prods.size(), false);
+  for (size_t x = 1; x < prods.size(); x++)
+    sp_sharer[x] = I[prods[x]].wr() == I[0].wr(); // (the load is pending up to the region's end)
   std::optional<unsigned> K;
   for (unsigned k : {5u, 6u}) {
     std::vector<size_t> wait_at;
-    auto self = prefix::simulate(prods, need, certain, start, k, &wait_at);
+    auto self = prefix::simulate(prods, need, certain, start, sp_sharer, k, &wait_at);
     if (!self)
       continue;
     auto c = region_controls(prods, *self, wait_at);
@@ -634,8 +661,9 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   std::vector<size_t> rest(prods.begin() + 1, prods.end()), rest_need(need.begin() + 1, need.end());
   std::vector<bool> rest_certain(certain.begin() + 1, certain.end());
   std::vector<unsigned> rest_start(start.begin() + 1, start.end());
+  std::vector<bool> rest_sp_sharer(sp_sharer.begin() + 1, sp_sharer.end());
   std::vector<size_t> wait_at;
-  auto fresh = prefix::simulate(rest, rest_need, rest_certain, rest_start, *K, &wait_at);
+  auto fresh = prefix::simulate(rest, rest_need, rest_certain, rest_start, rest_sp_sharer, *K, &wait_at);
   if (!fresh)
     return fail("no index to join");
   for (size_t x = 0; x < rest.size(); x++)
