@@ -8,6 +8,7 @@
 #include "sass.h"
 #include "sass_verify.h"
 
+#include <array>
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -383,45 +384,42 @@ std::vector<Bits> interference(const Model &M, const Flow &F, Interference mode,
 class IndexRetirement {
 public:
   IndexRetirement(const Model &M, const Flow &F, const std::vector<int> &assign)
-      : M_(M), F_(F), assign_(assign), mask_(M.n, -1) {}
+      : M_(M), F_(F), assign_(assign) {}
 
   // Whether producer y, pending at instruction i (after its waits) by
-  // ptxas's waits, is retired there in the re-allocated code.
+  // ptxas's waits, is retired there in the re-allocated code. Asked in
+  // instruction order, after every producer issued before i has its index.
   bool retired_at(size_t y, size_t i) {
-    if (assign_[y] < 0)
-      return false;
-    for (size_t k = i + 1; k-- > M_.prods[y].insn + 1;) {
-      if (M_.I[k].op() != 0x948 && (wait_mask(k) >> assign_[y] & 1))
-        return true;
-      if (M_.leader[k])
-        return false;
-    }
-    return false;
+    advance_to(i);
+    return assign_[y] >= 0 && last_[size_t(assign_[y])] > i64(M_.prods[y].insn);
   }
 
 private:
-  // The indices instruction k waits on: those of the producers ptxas's
-  // wait there retires that are still pending in the re-allocated code.
-  unsigned wait_mask(size_t k) {
-    if (mask_[k] >= 0)
-      return unsigned(mask_[k]);
-    unsigned m = 0;
-    bool final = true;
-    F_.retired[k].for_each_set([&](size_t z) {
-      if (M_.prods[z].insn >= k)
-        final = false; // (over a backward edge: maybe not assigned yet)
-      if (assign_[z] >= 0 && !(m >> assign_[z] & 1) && !(k > 0 && retired_at(z, k - 1)))
-        m |= 1u << assign_[z];
-    });
-    if (final)
-      mask_[k] = int(m);
-    return m;
+  // Runs the block's waits up to instruction i: per index, the last
+  // instruction of i's block whose wait retires it (-1: none).
+  void advance_to(size_t i) {
+    for (; next_ <= i; next_++) {
+      const size_t k = next_;
+      if (M_.leader[k] || k == 0)
+        last_.fill(-1);
+      unsigned m = 0;
+      F_.retired[k].for_each_set([&](size_t z) {
+        const int b = assign_[z];
+        if (b >= 0 && !(last_[size_t(b)] > i64(M_.prods[z].insn)))
+          m |= 1u << b;
+      });
+      if (M_.I[k].op() != 0x948)
+        for (size_t b = 0; b < last_.size(); b++)
+          if (m >> b & 1)
+            last_[b] = i64(k);
+    }
   }
 
   const Model &M_;
   const Flow &F_;
   const std::vector<int> &assign_;
-  std::vector<int> mask_;
+  size_t next_ = 0;
+  std::array<i64, 8> last_{};
 };
 
 // The index of each producer (-1: the dropped stack-pointer load), lowest
@@ -533,6 +531,22 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
 std::vector<unsigned> waits_on_new_indices(const Model &M, const Flow &F, const std::vector<int> &assign) {
   const size_t n = M.n, np = M.np;
   std::vector<unsigned> mask(n, 0);
+  // Where every producer keeps ptxas's index, ptxas's waits retire by
+  // index already: the masks are those of the flow.
+  bool same = true;
+  for (size_t x = 0; x < np && same; x++)
+    same = assign[x] == int(M.prods[x].sb);
+  if (same) {
+    for (size_t i = 0; i < n; i++)
+      F.retired[i].for_each_set([&](size_t z) { mask[i] |= 1u << assign[z]; });
+    return mask;
+  }
+  // The producers on each new index (a wait's mask selects them a word at a
+  // time), and the dropped stack-pointer load's, which nothing waits on.
+  std::array<Bits, 7> on_index;
+  on_index.fill(Bits(np));
+  for (size_t x = 0; x < np; x++)
+    on_index[assign[x] >= 0 ? size_t(assign[x]) : 6].set(x);
   BitRows out(n, np);
   Bits st(np);
   for (bool changed = true; changed;) {
@@ -547,15 +561,12 @@ std::vector<unsigned> waits_on_new_indices(const Model &M, const Flow &F, const 
           m |= 1u << assign[z];
       });
       mask[i] = m;
-      if (M.I[i].op() != 0x948) {
-        std::vector<size_t> gone;
-        st.for_each_set([&](size_t y) {
-          if (assign[y] < 0 || (m >> assign[y] & 1))
-            gone.push_back(y);
-        });
-        for (size_t y : gone)
-          st.reset(y);
-      }
+      m |= 1u << 6;
+      if (M.I[i].op() != 0x948)
+        for (size_t b = 0; b < on_index.size(); b++)
+          if (m >> b & 1)
+            for (size_t w = 0; w < st.w.size(); w++)
+              st.w[w] &= ~on_index[b].w[w];
       for (size_t x : M.gen[i])
         if (assign[x] >= 0)
           st.set(x);
