@@ -683,13 +683,17 @@ namespace {
 // still has none of its own: it shares 5 with the sixth (HeCBench attention's
 // blockReduce kernel and CUB's single-tile reduce kernels at sm_120: LDSs at
 // 0x3d0 and 0x3e0 on 0 in ptxas's code, on 5 in nvlink's).
-Words sp_share_kernel(bool sp) {
+// (The seventh's index with and without the stack-pointer load's scoreboard:
+// `shared` and `kept`.)
+Words seventh_share_kernel(bool sp, unsigned shared, unsigned kept) {
   Words w = five_s2rs(sp);
   w.push_back({0x0000000000077919ull, 0x2100 | ctl(1, sp ? 0 : 5, 7, 0)});
-  w.push_back({0x0000000000087919ull, 0x2100 | ctl(2, sp ? 0 : 5, 7, 0)});
+  w.push_back({0x0000000000087919ull, 0x2100 | ctl(2, sp ? shared : kept, 7, 0)});
   w.push_back({0x0000000503097210ull, ctl(1, 7, 7, 0x3f)});
   return with_tail(w);
 }
+
+Words sp_share_kernel(bool sp) { return seventh_share_kernel(sp, 0, 5); }
 
 } // namespace
 
@@ -703,13 +707,7 @@ namespace {
 // that S2R's 2 (CUB's DeviceReduceSingleTileKernel at sm_100: the shared
 // load at 0xf10 takes the freed 5 and the one at 0xf30 shares the shuffles'
 // read scoreboard, as in ptxas's code; before, the kernel was kept).
-Words share_after_sp_share_kernel(bool sp) {
-  Words w = five_s2rs(sp);
-  w.push_back({0x0000000000077919ull, 0x2100 | ctl(1, sp ? 0 : 5, 7, 0)});
-  w.push_back({0x0000000000087919ull, 0x2100 | ctl(2, sp ? 3 : 2, 7, 0)});
-  w.push_back({0x0000000503097210ull, ctl(1, 7, 7, 0x3f)});
-  return with_tail(w);
-}
+Words share_after_sp_share_kernel(bool sp) { return seventh_share_kernel(sp, 3, 2); }
 
 } // namespace
 
