@@ -8,8 +8,8 @@
 #include "sass.h"
 #include "sass_verify.h"
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -527,7 +527,7 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
 
 // Each instruction's wait mask in the re-allocated code: the indices of the
 // producers ptxas's wait there retires that are still pending there, where a
-// wait retires everything pending on its indices (retired_on_its_index).
+// wait retires everything pending on its indices (as in IndexRetirement).
 std::vector<unsigned> waits_on_new_indices(const Model &M, const Flow &F, const std::vector<int> &assign) {
   const size_t n = M.n, np = M.np;
   std::vector<unsigned> mask(n, 0);
@@ -542,11 +542,12 @@ std::vector<unsigned> waits_on_new_indices(const Model &M, const Flow &F, const 
     return mask;
   }
   // The producers on each new index (a wait's mask selects them a word at a
-  // time), and the dropped stack-pointer load's, which nothing waits on.
-  std::array<Bits, 7> on_index;
+  // time); the dropped stack-pointer load is never pending.
+  std::array<Bits, 6> on_index;
   on_index.fill(Bits(np));
   for (size_t x = 0; x < np; x++)
-    on_index[assign[x] >= 0 ? size_t(assign[x]) : 6].set(x);
+    if (assign[x] >= 0)
+      on_index[size_t(assign[x])].set(x);
   BitRows out(n, np);
   Bits st(np);
   for (bool changed = true; changed;) {
@@ -561,7 +562,6 @@ std::vector<unsigned> waits_on_new_indices(const Model &M, const Flow &F, const 
           m |= 1u << assign[z];
       });
       mask[i] = m;
-      m |= 1u << 6;
       if (M.I[i].op() != 0x948)
         for (size_t b = 0; b < on_index.size(); b++)
           if (m >> b & 1)
