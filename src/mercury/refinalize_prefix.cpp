@@ -583,12 +583,16 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   // (srad_cuda_2's LDC at 0x60 does not join the LDCU at 0x30, waited at
   // the same 0x100 in ptxas's code but not read there as far as decoded).
   std::vector<bool> certain(prods.size(), false), unsure(prods.size(), false);
+  // The stack-pointer load's sharers (it is pending up to the region's end).
+  std::vector<bool> sp_sharer(prods.size(), false);
+  for (size_t x = 1; x < prods.size(); x++)
+    sp_sharer[x] = I[prods[x]].wr() == I[0].wr();
   bool unread_sp_sharer = false;
   for (size_t x = 1; x < prods.size(); x++) {
     size_t p = prods[x];
     // A sharer of the stack-pointer load's index waited on (with it) by a
     // predicated EXIT or BRA, which reads no register (checked below).
-    if (I[p].wr() == I[0].wr() && need[x] == need[0] &&
+    if (sp_sharer[x] && need[x] == need[0] &&
         (is_branch(I[need[x]]) || I[need[x]].op() == 0x94d))
       unread_sp_sharer = true;
     bool shared = false;
@@ -630,9 +634,6 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   for (size_t x = 0; x < prods.size(); x++)
     if (I[prods[x]].op() == 0x981 || I[prods[x]].op() == 0x980)
       start[x] = 2;
-  std::vector<bool> sp_sharer(prods.size(), false);
-  for (size_t x = 1; x < prods.size(); x++)
-    sp_sharer[x] = I[prods[x]].wr() == I[0].wr(); // (the load is pending up to the region's end)
   std::optional<unsigned> K;
   for (unsigned k : {5u, 6u}) {
     std::vector<size_t> wait_at;

@@ -129,10 +129,6 @@ inline std::optional<u64> set_bssy_offset(u64 lo, int64_t off) {
   return out;
 }
 
-// Dataflow sets over a kernel's instructions (scoreboard pending sets in the
-// re-finalization model and in the verifier): a fixed-size bit set, and a
-// variable-latency producer (the instruction, its scoreboard and whether it
-// is the read or the write scoreboard).
 // fn(i) for every bit i set in words[0, n), in increasing order.
 template <class F> void for_each_set_bit(const u64 *words, size_t n, F &&fn) {
   for (size_t k = 0; k < n; k++)
@@ -140,6 +136,10 @@ template <class F> void for_each_set_bit(const u64 *words, size_t n, F &&fn) {
       fn(k * 64 + static_cast<size_t>(__builtin_ctzll(b)));
 }
 
+// Dataflow sets over a kernel's instructions (scoreboard pending sets in the
+// re-finalization model and in the verifier): a fixed-size bit set, and a
+// variable-latency producer (the instruction, its scoreboard and whether it
+// is the read or the write scoreboard).
 struct Bits {
   std::vector<u64> w;
   explicit Bits(size_t n = 0) : w((n + 63) / 64) {}
