@@ -27,6 +27,11 @@ constexpr size_t kMaxInstructions = 1 << 16;
 using sass::branch_target;
 using sass::is_branch;
 using sass::is_call;
+using sass::is_control;
+using sass::guarded_registers;
+using sass::names_guarded;
+using sass::passes_pending_memory;
+using sass::Guarded;
 
 using sass::Bits;
 using sass::BitRows;
@@ -525,6 +530,93 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
   return assign;
 }
 
+// Whether instruction i of the straight-line code continues the one before
+// it (its only predecessor).
+bool continues(const Model &M, size_t i) {
+  return i < M.n && M.preds[i].size() == 1 && M.preds[i][0].from + 1 == i && !M.leader[i];
+}
+
+// A wait that ptxas placed for one producer retires every other on the same
+// index with it. Where the re-allocation separates them, nvlink waits for
+// the other at its own first use instead: an instruction that names one of
+// the registers its scoreboard guards (a load's result, a store's sources),
+// or takes its new index, or waits on it anyway (measured, real-world corpus
+// at sm_100 and sm_120: HeCBench deredundancy's kernel_filter, the global
+// loads of R17 and R3 shared 5 in ptxas's code, waited on at 0xfb0, which
+// reads R17; nvlink puts them on 4 and 5 and waits on 5 at 0xfd0, which reads
+// R3; radixsort's and scan2's loops, where ptxas's wait for a shared store's
+// read scoreboard sits at a load that takes the store's index, and nvlink's,
+// with the store on another index, at the next instruction that writes a
+// store register or takes that index). Only in straight-line code after the
+// wait, where every instruction is one that cannot end a path; elsewhere the
+// wait stays.
+void defer_uncoupled_waits(const Model &M, const Flow &F, const std::vector<int> &assign, const BitRows &out,
+                           std::vector<unsigned> &mask) {
+  const size_t n = M.n, np = M.np;
+  Bits st(np);
+  for (size_t i = 0; i < n; i++) {
+    if (!mask[i] || is_control(M.I[i]) || M.I[i].op() == 0x948)
+      continue;
+    st.clear();
+    for (const Model::Edge &e : M.preds[i])
+      st |= out[e.from];
+    unsigned own = 0; // indices instruction i's producers take
+    for (size_t x : M.gen[i])
+      if (assign[x] >= 0)
+        own |= 1u << assign[x];
+    for (unsigned b = 0; b < 6; b++) {
+      if (!(mask[i] >> b & 1) || (own >> b & 1))
+        continue;
+      // What the wait on b retires here, and the registers that guards.
+      std::vector<Guarded> on_b;
+      bool movable = true;
+      st.for_each_set([&](size_t z) {
+        if (!movable || assign[z] != int(b))
+          return;
+        auto regs = guarded_registers(M.I[M.prods[z].insn], M.prods[z].read);
+        // Coupled in ptxas's code: retired here with a producer on the same
+        // ptxas index that the re-allocation put on another index, or
+        // because instruction i took that index.
+        bool coupled = false;
+        if (F.retired[i].test(z)) {
+          F.retired[i].for_each_set([&](size_t y) {
+            if (y != z && M.prods[y].sb == M.prods[z].sb && assign[y] != int(b))
+              coupled = true;
+          });
+          for (size_t y : M.gen[i])
+            if (M.prods[y].sb == M.prods[z].sb)
+              coupled = true;
+        }
+        if (!regs || !coupled || names_guarded(M.I[i], *regs))
+          movable = false;
+        else
+          on_b.push_back(*regs);
+      });
+      if (!movable || on_b.empty())
+        continue;
+      std::optional<size_t> to;
+      for (size_t j = i + 1; continues(M, j) && !to; j++) {
+        const Insn &g = M.I[j];
+        if (is_control(g) || is_call(g))
+          break;
+        // (A barrier or a memory operation other than a load waits for
+        // them: ptxas waits there for a shared store's read scoreboard.)
+        bool use = (mask[j] >> b & 1) || !passes_pending_memory(g);
+        for (size_t y : M.gen[j])
+          use |= assign[y] == int(b);
+        for (const Guarded &regs : on_b)
+          use |= names_guarded(g, regs);
+        if (use)
+          to = j;
+      }
+      if (to) {
+        mask[i] &= ~(1u << b);
+        mask[*to] |= 1u << b;
+      }
+    }
+  }
+}
+
 // Each instruction's wait mask in the re-allocated code: the indices of the
 // producers ptxas's wait there retires that are still pending there, where a
 // wait retires everything pending on its indices (as in IndexRetirement).
@@ -576,6 +668,7 @@ std::vector<unsigned> waits_on_new_indices(const Model &M, const Flow &F, const 
       }
     }
   }
+  defer_uncoupled_waits(M, F, assign, out, mask);
   return mask;
 }
 

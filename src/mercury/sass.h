@@ -8,6 +8,7 @@
 #include "dlink/common.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -92,6 +93,8 @@ inline bool waits_on(unsigned wait, unsigned wr, unsigned rd) {
   return (wr != kNone && (wait >> wr & 1)) || (rd != kNone && (wait >> rd & 1));
 }
 
+// The opcode family (low 9 bits) of control transfers: 0x140-0x15f.
+inline bool is_control(const Instruction &f) { return ((f.op() & 0x1ff) >> 5) == 0xa; }
 // BRA in any form (0x147 family).
 inline bool is_branch(const Instruction &f) { return (f.op() & 0x1ff) == 0x147; }
 // CALL in any form (0x143, 0x144 families).
@@ -127,6 +130,154 @@ inline std::optional<u64> set_bssy_offset(u64 lo, int64_t off) {
   if (bssy_offset(out) != off)
     return std::nullopt;
   return out;
+}
+
+// Registers as operand bytes name them (0-254; 255 is RZ, or URZ).
+using RegisterSet = std::bitset<256>;
+
+// Whether bits 16-23 of `f` are a general-register (R) destination: the IMAD
+// family (bits 0-8 0x024, every form 0x224, 0x424, 0x824, 0xc24, 0xe24; the
+// uniform UIMAD is 0x2a4). Measured on the sm_100+ golden inputs: that byte
+// is read back as an STG address or data register (bits 24-31, 32-39) 1912
+// times, in every form (refinalization.md, "The verifier").
+inline bool writes_general_register(const Instruction &f) { return (f.op() & 0x1ff) == 0x024; }
+
+// Whether a register operand of `f` may name a register of `regs` (general
+// registers, or uniform ones: an LDCU's result, an STG's descriptor): the
+// register itself, or the first register of a 64-bit (even) or 128-bit
+// (multiple of four) operand that covers one. The register operands are the
+// bytes where ptxas's waits find a result's first reader (measured on
+// ptxas's code of the sm_100/sm_120 real-world corpus: of 89,355 waits for a
+// single load whose instruction names the load's result in some byte,
+// 89,332 name it in bits 16-23, 24-31, 32-39 or 64-71; the other 23 are waits
+// ptxas places early, at an instruction that reads none of it):
+// * the loads LD, LDG, LDL, LDS (0x980, 0x981, 0x983, 0x984): the result
+//   (bits 16-23) and the address (24-31); bits 32-39 a uniform register
+//   (ptxas waits there for LDCU results only), bits 64-71 always 0;
+// * the stores STS and STG (0x388, 0x986): the address (24-31) and the data
+//   (32-39); bits 16-23 always 0, bits 64-71 always 0 for STS and a uniform
+//   register (the descriptor; 52 waits for an LDCU there) for STG;
+// * for uniform registers, also the address of a load or store (which may
+//   be a uniform one);
+// * every other instruction: bits 16-23, 24-31, 64-71 and, outside the
+//   immediate forms 0x4xx and 0x8xx, 32-39 (of 22,000 first readers in 0x8xx
+//   forms, 3 name the result in bits 32-39 only, where an immediate starts).
+// (Always 0: in all of the 700,000 loads and stores of those links.) A
+// general-register destination byte (writes_general_register) names no
+// uniform register.
+inline bool operand_names_register(const Instruction &f, const RegisterSet &regs, bool uniform) {
+  auto covers = [&](unsigned v) {
+    unsigned span = v % 4 == 0 ? 4 : v % 2 == 0 ? 2 : 1;
+    for (unsigned r = v; r < v + span && r < regs.size(); r++)
+      if (regs.test(r))
+        return true;
+    return false;
+  };
+  const unsigned op = f.op(), family = op >> 8;
+  const unsigned b2 = f.dest(), b3 = unsigned(f.lo >> 24 & 0xff), b4 = unsigned(f.lo >> 32 & 0xff),
+                 b8 = unsigned(f.hi & 0xff);
+  if (op == 0x980 || op == 0x981 || op == 0x983 || op == 0x984)
+    return uniform ? covers(b3) || covers(b4) : covers(b2) || covers(b3);
+  if (op == 0x388 || op == 0x986)
+    return covers(b3) || covers(b4) || (uniform && op == 0x986 && covers(b8));
+  return (!(uniform && writes_general_register(f)) && covers(b2)) || covers(b3) ||
+         (family != 4 && family != 8 && covers(b4)) || covers(b8);
+}
+
+// Whether a wait for a load's result or a store's sources may move past `f`
+// as far as memory order and synchronization go: not a control transfer,
+// not a barrier (0xb1d family), and no memory operation (0x180-0x1bf
+// families: stores, atomics, fences) other than a load (LD, LDG, LDL, LDS,
+// LDC, LDCU). ptxas waits for a shared load before a shared atomic that
+// names none of its registers (HeCBench hbc's bc_kernel at sm_100, 0x3060).
+inline bool passes_pending_memory(const Instruction &f) {
+  const unsigned fam = f.op() & 0x1ff;
+  if (is_control(f) || fam == 0x11d)
+    return false;
+  if (fam < 0x180 || fam > 0x1bf)
+    return true;
+  return fam == 0x180 || fam == 0x181 || fam == 0x182 || fam == 0x183 || fam == 0x184 || fam == 0x1ac;
+}
+
+// The registers whose use a producer's scoreboard guards, where the operands
+// show them (nullopt for the other producers), per register file:
+// * a write scoreboard: the result. S2R writes one register; LDC and LDCU
+//   give the width in bits 72-79 (0x08 one register, 0x0a two, 0x0c four:
+//   refinalization.md), LDCU's in the uniform file; LDG (0x981) and LDS
+//   (0x984) in bits 73-75 (0-4 up to 32 bits, 5 64 bits, 6 128 bits;
+//   measured on the sm_100 real-world corpus: 5 only with an even
+//   destination, 6 only with a multiple of four);
+// * a read scoreboard of a shared or global store (0x388, 0x986): the
+//   registers the store reads: its address (bits 24-31: one register for
+//   STS, a pair for STG; of ptxas's waits for a store's read scoreboard at an
+//   instruction writing a register next to the address, 709 are at the
+//   second register of an STG's and none at one of an STS's) and data (bits
+//   32-39,
+//   its width in bits 73-75 as a load's: 5 only with an even register, 6
+//   only with a multiple of four in 138,000 stores of the real-world corpus),
+//   and for STG bits 64-71 as a uniform register (the descriptor: of 4,000
+//   waits ptxas places for a store's read scoreboard, none is explained by
+//   a write to a general register named there alone; an STS has 0 there in
+//   all 14,655 of the first 200 sm_100 real-world links, no operand).
+// Registers a global or shared load or store moves (bits 73-75: 0-4 up to
+// 32 bits, 5 64 bits, 6 128 bits); 0 for another width.
+inline unsigned access_width(const Instruction &f) {
+  unsigned size = unsigned(f.hi >> 9 & 7);
+  return size <= 4 ? 1 : size == 5 ? 2 : size == 6 ? 4 : 0;
+}
+
+struct Guarded {
+  RegisterSet general, uniform;
+};
+
+inline std::optional<Guarded> guarded_registers(const Instruction &f, bool read) {
+  Guarded g;
+  auto add = [](RegisterSet &regs, unsigned first, unsigned count) {
+    for (unsigned r = first; r < first + count && r < 255; r++)
+      regs.set(r);
+  };
+  auto aligned = [](unsigned v) { return v % 4 == 0 ? 4u : v % 2 == 0 ? 2u : 1u; };
+  unsigned op = f.op(), d = f.dest();
+  if (read) {
+    if (op != 0x388 && op != 0x986)
+      return std::nullopt;
+    unsigned data = unsigned(f.lo >> 32 & 0xff), width = access_width(f);
+    if (!width || (data < 255 && data % width))
+      return std::nullopt;
+    if (unsigned v = unsigned(f.lo >> 24 & 0xff); v < 255) {
+      if (op == 0x986 && v % 2)
+        return std::nullopt;
+      add(g.general, v, op == 0x986 ? 2 : 1);
+    }
+    if (data < 255)
+      add(g.general, data, width);
+    if (unsigned v = unsigned(f.hi & 0xff); op == 0x986 && v < 255)
+      add(g.uniform, v, aligned(v));
+    return g;
+  }
+  if (d == 0xff)
+    return std::nullopt;
+  unsigned count = 0;
+  if (op == op::kS2r) {
+    count = 1;
+  } else if (op == op::kLdc || op == op::kLdcu) {
+    unsigned size = unsigned(f.hi >> 8 & 0xff);
+    count = size == 0x08 ? 1 : size == 0x0a ? 2 : size == 0x0c ? 4 : 0;
+  } else if (op == 0x981 || op == 0x984) {
+    count = access_width(f);
+    if (count && d % count)
+      return std::nullopt;
+  }
+  if (!count)
+    return std::nullopt;
+  add(op == op::kLdcu ? g.uniform : g.general, d, count);
+  return g;
+}
+
+// Whether a register operand of `f` may name a guarded register.
+inline bool names_guarded(const Instruction &f, const Guarded &g) {
+  return (g.general.any() && operand_names_register(f, g.general, false)) ||
+         (g.uniform.any() && operand_names_register(f, g.uniform, true));
 }
 
 // fn(i) for every bit i set in words[0, n), in increasing order.

@@ -28,8 +28,6 @@ using sass::Producer;
 
 std::string at(size_t i) { return fmt::format("{:#x}", i * kInstructionSize); }
 
-// The opcode family (low 9 bits) of control transfers: 0x140-0x15f.
-bool is_control(const Instruction &f) { return ((f.op() & 0x1ff) >> 5) == 0xa; }
 bool is_bssy(const Instruction &f) { return (f.op() & 0x1ff) == 0x145; }
 
 // BRX (0x949): an indirect branch through a jump table in the kernel's bank.
@@ -197,60 +195,24 @@ bool r1_unused(const std::vector<Instruction> &I) {
   return true;
 }
 
-// Whether bits 16-23 of `f` are a general-register (R) destination: the IMAD
-// family (bits 0-8 0x024, every form 0x224, 0x424, 0x824, 0xc24, 0xe24; the
-// uniform UIMAD is 0x2a4). Measured on the sm_100+ golden inputs: that byte
-// is read back as an STG address or data register (bits 24-31, 32-39) 1912
-// times, in every form (refinalization.md, "The verifier").
-bool writes_general_register(const Instruction &f) { return (f.op() & 0x1ff) == 0x024; }
-
-// Whether any operand byte of `f` (bits 16-63 and 64-103) may name a
-// register in [lo, hi]: the register itself, or the first register of a
-// 64-bit (even) or 128-bit (multiple of four) operand that covers it. For
-// uniform registers (an LDCU result), a general-register destination byte
-// names none of them.
-bool names_register(const Instruction &f, unsigned lo, unsigned hi, bool uniform) {
-  auto in = [&](unsigned v) {
-    for (unsigned r = lo; r <= hi; r++)
-      if (v == r || (v % 2 == 0 && v + 1 == r) || (v % 4 == 0 && v < r && r <= v + 3))
-        return true;
-    return false;
-  };
-  for (int b = 2; b < 8; b++)
-    if (!(b == 2 && uniform && writes_general_register(f)) && in(unsigned(f.lo >> (8 * b) & 0xff)))
-      return true;
-  for (int b = 0; b < 5; b++)
-    if (in(unsigned(f.hi >> (8 * b) & 0xff)))
-      return true;
-  return false;
-}
-
 // A wait on producer q (rewritten code) that ptxas had at instruction j and
-// the rewrite placed later: accepted in straight-line code up to the wait,
-// for an LDCU/LDC/S2R result whose registers no instruction on the way names.
+// the rewrite placed later: accepted in straight-line code up to the wait, for
+// a producer whose guarded registers (sass.h: a load's result, a store's
+// sources) no instruction on the way names in its register operand bytes
+// (operand_names_register: where ptxas's own waits find every first reader,
+// as r1_unused assumes for the stack pointer), past no memory operation but
+// loads and no barrier (passes_pending_memory).
 bool delay_justified(const Kernel &N, size_t q, size_t j) {
   const Producer &p = N.prods[q];
   const Instruction &f = N.I[p.insn];
-  if (p.read || (f.op() != op::kLdcu && f.op() != op::kLdc && f.op() != op::kS2r))
+  auto regs = guarded_registers(f, p.read);
+  if (!regs)
     return false;
-  unsigned reg = f.dest();
-  if (reg == 0xff)
-    return false;
-  // S2R writes one register; LDC and LDCU give the width in bits 72-79
-  // (0x08 one register, 0x0a two, 0x0c four: refinalization.md).
-  unsigned count = 1;
-  if (f.op() != op::kS2r) {
-    unsigned size = unsigned(f.hi >> 8 & 0xff);
-    count = size == 0x08 ? 1 : size == 0x0a ? 2 : size == 0x0c ? 4 : 0;
-    if (!count)
-      return false;
-  }
-  unsigned lo = reg, hi = reg + count - 1;
   for (size_t r = j; r < N.n && r < j + kMaxDelay; r++) {
     if (!N.before[r].test(q) || (N.I[r].wait() >> p.sb & 1))
       return true;
     const Instruction &g = N.I[r];
-    if (is_control(g) || is_call(g) || names_register(g, lo, hi, f.op() == op::kLdcu))
+    if (!passes_pending_memory(g) || is_call(g) || names_guarded(g, *regs))
       return false;
     if (r + 1 >= N.n || N.preds[r + 1].size() != 1 || N.preds[r + 1][0] != r)
       return false;

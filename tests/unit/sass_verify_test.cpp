@@ -441,20 +441,18 @@ TEST(SassVerify, ChangedOperandRejected) {
 // is 4: R4, a general register, so the rewrite is proven and written. With
 // that instruction turned into a uniform UIADD3 (0x290, destination UR4) in
 // both codes, the same move is rejected and a link keeps ptxas's code.
-TEST(SassVerify, UniformResultWaitMovedPastGeneralRegisterWrite) {
-  const fs::path lib = "/usr/local/cuda/lib64/libcudadevrt.a";
-  if (!fs::exists(lib))
-    GTEST_SKIP() << lib << " not installed";
-  fs::path job = fs::path(DLINK_TESTDATA) / "golden" / "cdp" / "sm_100";
-  std::vector<std::string> args = {"nvlink", "-arch=sm_100", (job / "parent.cubin").string(),
-                                   (job / "child.cubin").string(), "-L/usr/local/cuda/lib64",
-                                   "-lcudadevrt"};
-  fs::path out = fs::temp_directory_path() / "dlink_sass_verify_cdp.cubin";
+namespace {
+
+// One kernel's code as ptxas wrote it (dlink --dlink-no-refinalize), as dlink
+// and as nvlink (a golden job's expected.cubin) link it.
+struct KernelCodes {
+  std::vector<u8> ptxas, dlink, nvlink;
+};
+
+KernelCodes kernel_codes(const std::vector<std::string> &args, const fs::path &job, const std::string &kernel) {
+  fs::path out = fs::temp_directory_path() / "dlink_sass_verify_kernel.cubin";
   std::vector<std::string> raw_args = args;
   raw_args.push_back("--dlink-no-refinalize");
-  std::vector<u8> raw = test::link_output(raw_args, out);
-  std::vector<u8> linked = test::link_output(args, out);
-  const std::string kernel = "memcpy_3d_deviceIjLi0ELi1ELi1E";
   auto text_of = [&](const std::vector<u8> &bytes) {
     std::vector<u8> code;
     ElfFile elf = read_elf(bytes);
@@ -463,13 +461,27 @@ TEST(SassVerify, UniformResultWaitMovedPastGeneralRegisterWrite) {
         code.assign(s.data.begin(), s.data.end());
     return code;
   };
-  std::vector<u8> ptxas = text_of(raw);
-  std::vector<u8> nvlink = text_of(slurp(job / "expected.cubin"));
+  return {text_of(test::link_output(raw_args, out)), text_of(test::link_output(args, out)),
+          text_of(slurp(job / "expected.cubin"))};
+}
+
+} // namespace
+
+TEST(SassVerify, UniformResultWaitMovedPastGeneralRegisterWrite) {
+  const fs::path lib = "/usr/local/cuda/lib64/libcudadevrt.a";
+  if (!fs::exists(lib))
+    GTEST_SKIP() << lib << " not installed";
+  fs::path job = fs::path(DLINK_TESTDATA) / "golden" / "cdp" / "sm_100";
+  std::vector<std::string> args = {"nvlink", "-arch=sm_100", (job / "parent.cubin").string(),
+                                   (job / "child.cubin").string(), "-L/usr/local/cuda/lib64",
+                                   "-lcudadevrt"};
+  KernelCodes k = kernel_codes(args, job, "memcpy_3d_deviceIjLi0ELi1ELi1E");
+  std::vector<u8> &ptxas = k.ptxas, &nvlink = k.nvlink;
   ASSERT_EQ(nvlink.size(), ptxas.size());
   ASSERT_GT(ptxas.size(), 0x130u);
   EXPECT_NE(nvlink, ptxas);
   EXPECT_TRUE(sass::verify_refinalized(ptxas, nvlink).ok);
-  EXPECT_EQ(text_of(linked), nvlink);
+  EXPECT_EQ(k.dlink, nvlink);
   std::vector<u8> model = ptxas;
   EXPECT_TRUE(reallocate_scoreboards(model));
   EXPECT_EQ(model, nvlink);
@@ -480,4 +492,43 @@ TEST(SassVerify, UniformResultWaitMovedPastGeneralRegisterWrite) {
     (*code)[0x121] = ((*code)[0x121] & 0xf0) | 0x02;
   }
   EXPECT_FALSE(sass::verify_refinalized(ptxas, nvlink).ok);
+}
+
+// A load split from ptxas's share and waited on at its own first reader
+// (golden case refin_split_load_first_reader at sm_100): ptxas waits for the
+// loads of R17 (0xf10) and R3 (0xf20) together at 0xfb0, which reads R17;
+// nvlink, with the two on indices 4 and 5, waits for R3 at 0xfd0, its first
+// reader. The delay is accepted; with the load at 0xfc0 between them
+// addressing through R3, or turned into a store, it is not.
+TEST(SassVerify, SplitLoadWaitMovedToItsFirstReader) {
+  fs::path job = fs::path(DLINK_TESTDATA) / "golden" / "refin_split_load_first_reader" / "sm_100";
+  std::vector<std::string> args = {"nvlink", "-arch=sm_100", (job / "gather_min.cubin").string()};
+  KernelCodes k = kernel_codes(args, job, "gather_min");
+  ASSERT_EQ(k.nvlink.size(), k.ptxas.size());
+  ASSERT_GT(k.ptxas.size(), 0xfe0u);
+  auto word = [](const std::vector<u8> &code, size_t at) { return sass::read(code, at / 16); };
+  ASSERT_EQ(word(k.ptxas, 0xfb0).wait(), 1u << 5);
+  ASSERT_EQ(word(k.nvlink, 0xfb0).wait(), 1u << 4);
+  ASSERT_EQ(word(k.nvlink, 0xfd0).wait(), 1u << 5);
+  ASSERT_EQ(word(k.ptxas, 0xf20).dest(), 3u);
+  EXPECT_TRUE(sass::verify_refinalized(k.ptxas, k.nvlink).ok);
+  EXPECT_EQ(k.dlink, k.nvlink);
+  // The load at 0xfc0 (0x981) addressing through R3 (bits 24-31).
+  std::vector<u8> ptxas = k.ptxas, nvlink = k.nvlink;
+  ASSERT_EQ(word(ptxas, 0xfc0).op(), 0x981u);
+  ptxas[0xfc3] = nvlink[0xfc3] = 3;
+  sass::VerifyResult v = sass::verify_refinalized(ptxas, nvlink);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.reason.find("the result of 0xf20 may be pending at 0xfb0"), std::string::npos) << v.reason;
+  // The same load as a global store (0x986) of R10 to [R18]: memory order.
+  ptxas = k.ptxas;
+  nvlink = k.nvlink;
+  for (std::vector<u8> *code : {&ptxas, &nvlink}) {
+    (*code)[0xfc0] = 0x86;
+    (*code)[0xfc4] = (*code)[0xfc2];
+    (*code)[0xfc2] = 0;
+  }
+  v = sass::verify_refinalized(ptxas, nvlink);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.reason.find("the result of 0xf20 may be pending at 0xfb0"), std::string::npos) << v.reason;
 }
