@@ -822,10 +822,11 @@ bool reallocate_scoreboards(std::span<const u8> original, std::span<u8> code) {
   };
   std::optional<std::vector<Controls>> fresh;
   if (self_check()) {
-    if (auto split = split_pressure_share(I))
+    const char *split_why = "";
+    if (auto split = split_pressure_share(I, &split_why))
       fresh = reallocate(*split);
     else
-      log::debug("refinalize: kept: a pressure share that is not modelled");
+      log::debug("refinalize: kept: a pressure share that is not modelled ({})", split_why);
   }
   // Otherwise, when only the kernel's opening region is re-allocated by
   // nvlink (regroup_prefix), that region alone.

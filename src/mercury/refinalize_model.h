@@ -44,9 +44,9 @@ struct Split {
 // This rewrites the input so that they have the virtual index 6 (wait mask bit
 // 6); the allocation then gives it a real index. Only in straight-line code
 // from the kernel's start, with every instruction up to a reader decoded.
-// Returns the input unchanged when there is nothing to split, nullopt when a
-// split is needed but not modelled.
-std::optional<Split> split_pressure_share(std::vector<Insn> I);
+// Returns the input unchanged when there is nothing to split, nullopt (and
+// the reason in *why) when a split is needed but not modelled.
+std::optional<Split> split_pressure_share(std::vector<Insn> I, const char **why);
 
 // The kernel's opening region, for kernels the whole-kernel path keeps
 // (docs/notes/refinalization.md, "The opening region alone"): the

@@ -161,6 +161,12 @@ struct PendingLoad {
   unsigned sb;
 };
 
+// No split: *why says which case is not modelled.
+std::optional<Split> refuse(const char **why, const char *reason) {
+  *why = reason;
+  return std::nullopt;
+}
+
 // The instructions that share the stack-pointer load's index for lack of a
 // free one (split_pressure_share, below), with what was pending at the first
 // and second of them.
@@ -171,7 +177,7 @@ struct SpSharers {
 };
 
 std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_t end,
-                                      std::optional<size_t> cand, SpSharers sh) {
+                                      std::optional<size_t> cand, SpSharers sh, const char **why) {
   size_t n = I.size();
   std::vector<size_t> &sp_sharers = sh.at;
   const bool sharer_with_5_free = sh.with_5_free;
@@ -183,7 +189,7 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   // keeps sharing the LDCU at 0x90's index, the S2R at 0xb0 takes 5; 9
   // kernels more as nvlink writes them over the real-world sets, none lost).
   if (cand && *cand < sp_sharers.front() && I[*cand].op() == 0x7ac)
-    return std::nullopt;
+    return refuse(why, "an LDCU's share for lack of an index before the first stack-pointer sharer");
   // With index 5 free at a sharer, nvlink gives a single sharer an index
   // of its own (the one the stack-pointer load frees), waited on where the
   // stack-pointer load was, whatever instruction waits there (fwt's
@@ -198,12 +204,12 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
       if (q.insn != 0 && q.sb != sp_sb)
         low = std::min(low, q.sb);
     if (low == 7)
-      return std::nullopt;
+      return refuse(why, "two stack-pointer sharers with 5 free and nothing else pending");
     I[sp_sharers[1]].w = low;
     sp_sharers.pop_back();
   }
   if (sharer_with_5_free && sp_sharers.size() != 1)
-    return std::nullopt;
+    return refuse(why, "more than two stack-pointer sharers with 5 free");
   if (sharer_with_5_free) {
     // (the general rule below)
   } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, sh.pend_at_first, end)) {
@@ -213,7 +219,7 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
     // at 0x10, retired at 0x80, not the S2UR at 0x60, retired at 0xa0; not
     // modelled.)
     if (I[sp_sharers.front()].op() == 0x9c3)
-      return std::nullopt;
+      return refuse(why, "an S2UR stack-pointer sharer waited on at a predicated BRA");
     return Split{std::move(*joined), true};
   }
   // An S2R sharer gets an index of its own as the other sharers do with all
@@ -225,7 +231,7 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   // LDCU's: the opening-region rule, regroup_prefix); not modelled here.
   if (sharer_with_5_free && !first_of_two &&
       std::any_of(sp_sharers.begin(), sp_sharers.end(), [&](size_t x) { return I[x].op() == 0x919; }))
-    return std::nullopt;
+    return refuse(why, "an S2R stack-pointer sharer with 5 free");
   // They keep sharing among themselves on an index of their own (the one
   // the stack-pointer load frees); the waits that retired them (with the
   // stack-pointer load) now retire that index. Other shares for lack of a
@@ -241,7 +247,7 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   for (size_t i = sp_sharers.front(); i < last; i++) {
     if (I[i].wait() >> sp_sb & 1 && left) {
       if (I[i].op() == 0x94d)
-        return std::nullopt;
+        return refuse(why, "stack-pointer sharers retired at an EXIT");
       I[i].m |= 1u << 6;
       left = 0;
     }
@@ -258,7 +264,7 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
     left = 0;
   }
   if (left)
-    return std::nullopt;
+    return refuse(why, "a stack-pointer sharer that no wait of the straight-line start retires");
   return Split{std::move(I), true};
 }
 
@@ -276,7 +282,7 @@ bool grouped_global_load(const std::vector<Insn> &I, const std::vector<PendingLo
 
 // The single share for lack of a free index at `p` (an LDCU) moves to index 6.
 std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t end,
-                                        const std::vector<PendingLoad> &pend_at_cand) {
+                                        const std::vector<PendingLoad> &pend_at_cand, const char **why) {
   // The wait that retires the shared index after the LDCU, in the
   // straight-line prefix: ptxas puts it at the first reader of either
   // producer.
@@ -286,7 +292,7 @@ std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t en
       wait = i;
   auto reader = first_uniform_reader(I, p, end);
   if (!wait || !reader || *reader < *wait)
-    return std::nullopt;
+    return refuse(why, "a shared LDCU whose first reader is not found or comes before the shared wait");
   size_t moved = p, at = *reader;
   if (*reader == *wait) {
     // The LDCU's reader is the shared wait: the other producer on that index
@@ -296,15 +302,15 @@ std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t en
     for (const PendingLoad &q : pend_at_cand)
       if (q.sb == I[p].wr()) {
         if (other || q.insn == 0 || (I[q.insn].op() != 0x7ac && I[q.insn].op() != 0x919))
-          return std::nullopt;
+          return refuse(why, "the other producer on a shared LDCU's index is not a single LDCU or S2R");
         other = q.insn;
       }
     if (!other)
-      return std::nullopt;
+      return refuse(why, "no other producer on a shared LDCU's index");
     auto r = I[*other].op() == 0x7ac ? first_uniform_reader(I, *other, end)
                                      : next_wait_before_reader(I, *other, *wait, end);
     if (!r || *r <= *wait)
-      return std::nullopt;
+      return refuse(why, "the first reader of the other producer on a shared LDCU's index is not found");
     moved = *other;
     at = *r;
   }
@@ -315,13 +321,13 @@ std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t en
 
 } // namespace
 
-std::optional<Split> split_pressure_share(std::vector<Insn> I) {
+std::optional<Split> split_pressure_share(std::vector<Insn> I, const char **why) {
   if (I[0].lo != kStackPointerLoad || I[0].wr() == 7)
     return Split{std::move(I)};
   const unsigned sp_sb = I[0].wr();
   auto prefix_end = straight_line_end(I);
   if (!prefix_end)
-    return std::nullopt;
+    return refuse(why, "a branch target outside the code");
   const size_t end = *prefix_end;
   std::vector<PendingLoad> pend, pend_at_cand;
   SpSharers sh;
@@ -371,12 +377,14 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I) {
     pend.push_back({i, f.wr()});
   }
   if (!sp_sharers.empty())
-    return split_sp_sharers(std::move(I), sp_sb, end, cand, std::move(sh));
+    return split_sp_sharers(std::move(I), sp_sb, end, cand, std::move(sh), why);
   if (!cand)
     return Split{std::move(I)};
-  if (pressure_shares != 1 || I[*cand].op() != 0x7ac)
-    return std::nullopt;
-  return split_single_share(std::move(I), *cand, end, pend_at_cand);
+  if (pressure_shares != 1)
+    return refuse(why, "more than one share for lack of an index");
+  if (I[*cand].op() != 0x7ac)
+    return refuse(why, "a share for lack of an index that is not an LDCU's");
+  return split_single_share(std::move(I), *cand, end, pend_at_cand, why);
 }
 
 namespace {
