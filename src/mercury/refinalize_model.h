@@ -30,7 +30,9 @@ struct Controls {
 
 struct Split {
   std::vector<Insn> code;
-  bool sp_group = false; // the stack-pointer load's sharers got index 6
+  // The stack-pointer load's sharers got index 6, or a share for lack of an
+  // index is split alone among several: the other shares stay as they are.
+  bool sp_group = false;
 };
 
 // Producers that ptxas put on a pending scoreboard for lack of a free one
