@@ -339,7 +339,8 @@ std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t en
 //   5).
 // Without such a producer every share stays (HeCBench hadamard, histogram,
 // lanczos, stencil3d: 16 kernels at sm_100 and sm_120 as nvlink writes
-// them, none lost); with more than one the kernel is not modelled.
+// them, none lost; jacobi's single S2R share at sm_120); with more than one
+// the kernel is not modelled.
 std::optional<Split> split_one_of_several(std::vector<Insn> I, const std::vector<size_t> &shares,
                                           const std::vector<std::vector<PendingLoad>> &pend, size_t end,
                                           const char **why) {
@@ -440,10 +441,11 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I, const char **why)
     return split_sp_sharers(std::move(I), sp_sb, end, cand, std::move(sh), why);
   if (!cand)
     return Split{std::move(I)};
-  if (shares.size() > 1)
+  // (A single share that is not an LDCU's: the same cases; HeCBench
+  // jacobi's jacobi_step at sm_120, an S2R at 0x200 sharing 1 with the
+  // producer at 0x1e0, keeps its share, on 0 in nvlink's code.)
+  if (shares.size() > 1 || I[*cand].op() != 0x7ac)
     return split_one_of_several(std::move(I), shares, share_pend, end, why);
-  if (I[*cand].op() != 0x7ac)
-    return refuse(why, "a share for lack of an index that is not an LDCU's");
   return split_single_share(std::move(I), *cand, end, pend_at_cand, why);
 }
 

@@ -883,3 +883,24 @@ TEST(Refinalize, SeveralSharesTheLdcuReadAfterItsWaitTakesTheFreedIndex) {
 TEST(Refinalize, SeveralSharesStayWithoutAnLdcuReadAfterItsWait) {
   expect_rewritten_to(two_shares_kept_kernel(true), two_shares_kept_kernel(false));
 }
+
+namespace {
+
+// In the straight-line start, five S2Rs take 1-5 and a sixth shares 3 with
+// all six pending; the wait after them retires 1-5. Without the stack-pointer
+// load the five take 0-4 and the sixth keeps its share, on 2 (HeCBench
+// jacobi's jacobi_step at sm_120: the S2R at 0x200 stays on the index of the
+// producer at 0x1e0). After a branch the same share splits instead
+// (PressureShareWhileTheStackPointerLoadIsPendingSplits).
+Words straight_line_share_kernel(bool sp) {
+  Words w = five_s2rs(sp, false);
+  w.push_back({0x0000000000077919ull, 0x2100 | ctl(2, sp ? 3 : 2, 7, 0)});
+  w.push_back({0x0000000503087210ull, ctl(1, 7, 7, sp ? 0b111110 : 0b011111)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, SingleShareInTheStraightLineStartStays) {
+  expect_rewritten_to(straight_line_share_kernel(true), straight_line_share_kernel(false));
+}
