@@ -851,37 +851,36 @@ namespace {
 
 // In the straight-line start, five S2Rs take 1-5 and then, with all six
 // pending, an LDCU of UR9 shares the fifth's 5 and an S2R shares the
-// fourth's 4. The wait on 1-5 reads the S2Rs' registers, not UR9, which is
-// read after it. Without the stack-pointer load the S2Rs take 0-4, the LDCU
-// the freed 5, waited on at its reader, and the other share stays (HeCBench
-// maxpool3d at sm_100 and sm_120; before, several shares kept the kernel).
-Words two_shares_ldcu_read_later_kernel(bool sp) {
+// fourth's 4; a wait retires 1-5.
+// * `read_later`: that wait reads the S2Rs' registers, not UR9, which is read
+//   after it. Without the stack-pointer load the S2Rs take 0-4, the LDCU the
+//   freed 5, waited on at its reader, and the other share stays (HeCBench
+//   maxpool3d at sm_100 and sm_120; before, several shares kept the kernel).
+// * Otherwise the wait reads UR9: no share is split, both stay (HeCBench
+//   hadamard's kernels at sm_100 and sm_120).
+Words two_shares_kernel(bool sp, bool read_later) {
   Words w = five_s2rs(sp, false);
-  w.push_back({0x00007400ff0977acull, 0x08000800 | ctl(1, 5, 7, 0)});
+  w.push_back({0x00007400ff0977acull, 0x08000800 | ctl(1, sp || read_later ? 5 : 4, 7, 0)});
   w.push_back({0x0000000000087919ull, 0x2500 | ctl(2, sp ? 4 : 3, 7, 0)});
-  w.push_back({0x0000000603057210ull, ctl(1, 7, 7, sp ? 0b111110 : 0b011111)});
-  w.push_back({0x0000000905007c0cull, 0x08706670 | ctl(1, 7, 7, sp ? 0 : 0b100000)});
-  return with_tail(w);
-}
-
-// The same with the LDCU read at the shared wait: no share is split, and
-// both stay shares (HeCBench hadamard's kernels at sm_100 and sm_120).
-Words two_shares_kept_kernel(bool sp) {
-  Words w = five_s2rs(sp, false);
-  w.push_back({0x00007400ff0977acull, 0x08000800 | ctl(1, sp ? 5 : 4, 7, 0)});
-  w.push_back({0x0000000000087919ull, 0x2500 | ctl(2, sp ? 4 : 3, 7, 0)});
-  w.push_back({0x0000000905007c0cull, 0x08706670 | ctl(1, 7, 7, sp ? 0b111110 : 0b011111)});
+  const unsigned wait = sp ? 0b111110 : 0b011111;
+  const u64 reads_ur9 = 0x0000000905007c0cull, ur9_hi = 0x08706670;
+  if (read_later) {
+    w.push_back({0x0000000603057210ull, ctl(1, 7, 7, wait)});
+    w.push_back({reads_ur9, ur9_hi | ctl(1, 7, 7, sp ? 0 : 0b100000)});
+  } else {
+    w.push_back({reads_ur9, ur9_hi | ctl(1, 7, 7, wait)});
+  }
   return with_tail(w);
 }
 
 } // namespace
 
 TEST(Refinalize, SeveralSharesTheLdcuReadAfterItsWaitTakesTheFreedIndex) {
-  expect_rewritten_to(two_shares_ldcu_read_later_kernel(true), two_shares_ldcu_read_later_kernel(false));
+  expect_rewritten_to(two_shares_kernel(true, true), two_shares_kernel(false, true));
 }
 
 TEST(Refinalize, SeveralSharesStayWithoutAnLdcuReadAfterItsWait) {
-  expect_rewritten_to(two_shares_kept_kernel(true), two_shares_kept_kernel(false));
+  expect_rewritten_to(two_shares_kernel(true, false), two_shares_kernel(false, false));
 }
 
 namespace {
