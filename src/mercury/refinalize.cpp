@@ -555,7 +555,7 @@ void defer_uncoupled_waits(const Model &M, const Flow &F, const std::vector<int>
   const size_t n = M.n, np = M.np;
   Bits st(np);
   for (size_t i = 0; i < n; i++) {
-    if (!mask[i] || is_control(M.I[i]) || M.I[i].op() == 0x948)
+    if (!mask[i] || is_control(M.I[i]))
       continue;
     st.clear();
     for (const Model::Edge &e : M.preds[i])

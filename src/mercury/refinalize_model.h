@@ -42,7 +42,9 @@ struct Split {
 //   on the freed index, waited on where the stack-pointer load's wait was;
 // * otherwise a single LDCU (0x7ac) sharing another producer's index gets an
 //   index of its own, waited on at its first reader (or, when its reader is
-//   the shared wait, the other LDCU moves to its own first reader).
+//   the shared wait, the other LDCU moves to its own first reader);
+// * of several shares (or a single one that is not an LDCU's), at most one
+//   producer of those two cases does so and the other shares stay.
 // This rewrites the input so that they have the virtual index 6 (wait mask bit
 // 6); the allocation then gives it a real index. Only in straight-line code
 // from the kernel's start, with every instruction up to a reader decoded.

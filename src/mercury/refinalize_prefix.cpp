@@ -388,11 +388,10 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I, const char **why)
   if (!prefix_end)
     return refuse(why, "a branch target outside the code");
   const size_t end = *prefix_end;
-  std::vector<PendingLoad> pend, pend_at_cand;
+  std::vector<PendingLoad> pend;
   SpSharers sh;
   std::vector<size_t> &sp_sharers = sh.at; // take the stack-pointer load's index
-  std::optional<size_t> cand; // shares one while all six are pending
-  std::vector<size_t> shares; // every such share
+  std::vector<size_t> shares; // share one while all six are pending
   std::vector<std::vector<PendingLoad>> share_pend; // what was pending at each
   for (size_t i = 0; i < end; i++) {
     const Insn &f = I[i];
@@ -428,25 +427,24 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I, const char **why)
       sp_sharers.push_back(i);
     } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63 &&
                !grouped_global_load(I, pend, f)) {
-      if (!cand) {
-        cand = i;
-        pend_at_cand = pend;
-      }
       shares.push_back(i);
       share_pend.push_back(pend);
     }
     pend.push_back({i, f.wr()});
   }
+  std::optional<size_t> first_share;
+  if (!shares.empty())
+    first_share = shares.front();
   if (!sp_sharers.empty())
-    return split_sp_sharers(std::move(I), sp_sb, end, cand, std::move(sh), why);
-  if (!cand)
+    return split_sp_sharers(std::move(I), sp_sb, end, first_share, std::move(sh), why);
+  if (!first_share)
     return Split{std::move(I)};
   // (A single share that is not an LDCU's: the same cases; HeCBench
   // jacobi's jacobi_step at sm_120, an S2R at 0x200 sharing 1 with the
   // producer at 0x1e0, keeps its share, on 0 in nvlink's code.)
-  if (shares.size() > 1 || I[*cand].op() != 0x7ac)
+  if (shares.size() > 1 || I[*first_share].op() != 0x7ac)
     return split_one_of_several(std::move(I), shares, share_pend, end, why);
-  return split_single_share(std::move(I), *cand, end, pend_at_cand, why);
+  return split_single_share(std::move(I), *first_share, end, share_pend.front(), why);
 }
 
 namespace {
