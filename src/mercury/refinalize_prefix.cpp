@@ -59,8 +59,8 @@ std::optional<size_t> first_uniform_reader(const std::vector<Insn> &I, size_t p,
     if (*r)
       return i;
     // (A uniform write: as wide as its destination's alignment allows.)
-    unsigned d = unsigned(f.lo >> 16 & 0xff), span = d % 4 == 0 ? 4 : d % 2 == 0 ? 2 : 1;
-    if ((f.op() == 0x7ac || f.op() == 0x9c3) && d + span > reg && d < reg + count)
+    unsigned d = unsigned(f.lo >> 16 & 0xff);
+    if ((f.op() == 0x7ac || f.op() == 0x9c3) && d + sass::aligned_span(d) > reg && d < reg + count)
       return std::nullopt;
   }
   return std::nullopt;
@@ -285,16 +285,22 @@ bool grouped_global_load(const std::vector<Insn> &I, const std::vector<PendingLo
   return true;
 }
 
+// The first wait on the write scoreboard of `p` after it, before `end`: in
+// ptxas's code the wait a share for lack of an index shares.
+std::optional<size_t> shared_wait(const std::vector<Insn> &I, size_t p, size_t end) {
+  for (size_t i = p + 1; i < end; i++)
+    if (I[i].wait() >> I[p].wr() & 1)
+      return i;
+  return std::nullopt;
+}
+
 // The single share for lack of a free index at `p` (an LDCU) moves to index 6.
 std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t end,
                                         const std::vector<PendingLoad> &pend_at_cand, const char **why) {
   // The wait that retires the shared index after the LDCU, in the
   // straight-line prefix: ptxas puts it at the first reader of either
   // producer.
-  std::optional<size_t> wait;
-  for (size_t i = p + 1; i < end && !wait; i++)
-    if (I[i].wait() >> I[p].wr() & 1)
-      wait = i;
+  std::optional<size_t> wait = shared_wait(I, p, end);
   auto reader = first_uniform_reader(I, p, end);
   if (!wait || !reader || *reader < *wait)
     return refuse(why, "a shared LDCU whose first reader is not found or comes before the shared wait");
@@ -347,10 +353,7 @@ std::optional<Split> split_one_of_several(std::vector<Insn> I, const std::vector
   std::optional<std::pair<size_t, size_t>> split; // (producer, its reader)
   for (size_t k = 0; k < shares.size(); k++) {
     const size_t x = shares[k];
-    std::optional<size_t> wait;
-    for (size_t i = x + 1; i < end && !wait; i++)
-      if (I[i].wait() >> I[x].wr() & 1)
-        wait = i;
+    std::optional<size_t> wait = shared_wait(I, x, end);
     if (!wait)
       continue;
     std::optional<std::pair<size_t, size_t>> found;

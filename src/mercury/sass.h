@@ -135,6 +135,10 @@ inline std::optional<u64> set_bssy_offset(u64 lo, int64_t off) {
 // Registers as operand bytes name them (0-254; 255 is RZ, or URZ).
 using RegisterSet = std::bitset<256>;
 
+// The most registers an operand starting at register `v` can cover: four
+// from a multiple of four (128 bits), two from an even one, else one.
+inline unsigned aligned_span(unsigned v) { return v % 4 == 0 ? 4 : v % 2 == 0 ? 2 : 1; }
+
 // Whether bits 16-23 of `f` are a general-register (R) destination: the IMAD
 // family (bits 0-8 0x024, every form 0x224, 0x424, 0x824, 0xc24, 0xe24; the
 // uniform UIMAD is 0x2a4). Measured on the sm_100+ golden inputs: that byte
@@ -167,8 +171,7 @@ inline bool writes_general_register(const Instruction &f) { return (f.op() & 0x1
 // uniform register.
 inline bool operand_names_register(const Instruction &f, const RegisterSet &regs, bool uniform) {
   auto covers = [&](unsigned v) {
-    unsigned span = v % 4 == 0 ? 4 : v % 2 == 0 ? 2 : 1;
-    for (unsigned r = v; r < v + span && r < regs.size(); r++)
+    for (unsigned r = v; r < v + aligned_span(v) && r < regs.size(); r++)
       if (regs.test(r))
         return true;
     return false;
@@ -236,7 +239,6 @@ inline std::optional<Guarded> guarded_registers(const Instruction &f, bool read)
     for (unsigned r = first; r < first + count && r < 255; r++)
       regs.set(r);
   };
-  auto aligned = [](unsigned v) { return v % 4 == 0 ? 4u : v % 2 == 0 ? 2u : 1u; };
   unsigned op = f.op(), d = f.dest();
   if (read) {
     if (op != 0x388 && op != 0x986)
@@ -252,7 +254,7 @@ inline std::optional<Guarded> guarded_registers(const Instruction &f, bool read)
     if (data < 255)
       add(g.general, data, width);
     if (unsigned v = unsigned(f.hi & 0xff); op == 0x986 && v < 255)
-      add(g.uniform, v, aligned(v));
+      add(g.uniform, v, aligned_span(v));
     return g;
   }
   if (d == 0xff)
