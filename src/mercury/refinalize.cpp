@@ -754,6 +754,11 @@ std::optional<std::vector<Insn>> decode(std::span<const u8> code, bool sp_scoreb
   for (const Insn &f : I)
     if (is_call(f))
       return fail("a call");
+  // (The load's scoreboard goes only where nothing reads its result; the
+  // verifier requires the same. A kernel with a stack frame of its own is
+  // not offered here at all: refinalize_kernels.)
+  if (I[0].wr() != 7 && !sass::r1_unused(words))
+    return fail("the stack pointer is read");
   return I;
 }
 

@@ -95,6 +95,12 @@ inline bool waits_on(unsigned wait, unsigned wr, unsigned rd) {
 
 // The opcode family (low 9 bits) of control transfers: 0x140-0x15f.
 inline bool is_control(const Instruction &f) { return ((f.op() & 0x1ff) >> 5) == 0xa; }
+
+// BRX (0x949): an indirect branch through a jump table in the kernel's bank.
+// The graph does not read the table: a BRX may go to any instruction of the
+// kernel, which only adds paths (and so pending producers) in both codes.
+inline bool is_brx(const Instruction &f) { return f.op() == 0x949; }
+
 // BRA in any form (0x147 family).
 inline bool is_branch(const Instruction &f) { return (f.op() & 0x1ff) == 0x147; }
 // CALL in any form (0x143, 0x144 families).
@@ -168,7 +174,14 @@ inline bool writes_general_register(const Instruction &f) { return (f.op() & 0x1
 //   forms, 3 name the result in bits 32-39 only, where an immediate starts).
 // (Always 0: in all of the 700,000 loads and stores of those links.) A
 // general-register destination byte (writes_general_register) names no
-// uniform register.
+// uniform register, and neither does an instruction of the 0x2xx, 0x3xx,
+// 0x4xx or 0x8xx forms outside the uniform datapath (bit 7 of the opcode
+// clear). Measured on that code, for every LDCU alone on its index: between
+// it and ptxas's wait for it, 4,899 such instructions name its register in
+// bits 16-23, 24-31, 32-39 or 64-71 (ptxas does not wait there: those are
+// general registers); at ptxas's wait, 27 do and 76 do not (early waits).
+// 0x856 is the exception: 73 of its instances name the register at ptxas's
+// wait, none before it.
 inline bool operand_names_register(const Instruction &f, const RegisterSet &regs, bool uniform) {
   auto covers = [&](unsigned v) {
     for (unsigned r = v; r < v + aligned_span(v) && r < regs.size(); r++)
@@ -183,8 +196,41 @@ inline bool operand_names_register(const Instruction &f, const RegisterSet &regs
     return uniform ? covers(b3) || covers(b4) : covers(b2) || covers(b3);
   if (op == 0x388 || op == 0x986)
     return covers(b3) || covers(b4) || (uniform && op == 0x986 && covers(b8));
+  if (uniform && (family == 2 || family == 3 || family == 4 || family == 8) && !(op & 0x80) && op != 0x856)
+    return false;
   return (!(uniform && writes_general_register(f)) && covers(b2)) || covers(b3) ||
          (family != 4 && family != 8 && covers(b4)) || covers(b8);
+}
+
+// Nothing but the stack-pointer load names R1 as a register operand (bits
+// 16-23, 24-31, 64-71, and 32-39 outside the immediate forms 0x4xx/0x8xx,
+// where bits 32-63 hold an immediate), and nothing calls: its result is never
+// read, so its scoreboard can go.
+inline bool r1_unused(const std::vector<Instruction> &I) {
+  for (size_t i = 1; i < I.size(); i++) {
+    const Instruction &f = I[i];
+    if (is_call(f))
+      return false;
+    if (is_control(f) && !is_brx(f))
+      continue; // offsets, no register operands (a BRX's target register is one)
+    unsigned form = f.op() >> 9 & 7;
+    // 0x402 and 0x482 take a 64-bit immediate in bits 24-87, their only
+    // operand besides the register (pair) of bits 16-23: measured on the
+    // golden and real-world inputs, doubles such as 1.0, pi/2 and ln 2
+    // (0x3ff921fb54442d18, 0x3fe62e42fefa39ef), NTT's modulus
+    // 0xffffffff00000001 and repeated byte patterns (0x55...). 0x407 has a
+    // register in bits 24-31 (RZ in most) and is not one of them.
+    if (f.op() == 0x402 || f.op() == 0x482) {
+      if ((f.lo >> 16 & 0xff) == 1)
+        return false;
+      continue;
+    }
+    if ((f.lo >> 16 & 0xff) == 1 || (f.lo >> 24 & 0xff) == 1 || (f.hi & 0xff) == 1)
+      return false;
+    if (form != 2 && form != 4 && (f.lo >> 32 & 0xff) == 1)
+      return false;
+  }
+  return true;
 }
 
 // Whether a wait for a load's result or a store's sources may move past `f`

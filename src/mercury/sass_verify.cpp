@@ -30,11 +30,6 @@ std::string at(size_t i) { return fmt::format("{:#x}", i * kInstructionSize); }
 
 bool is_bssy(const Instruction &f) { return (f.op() & 0x1ff) == 0x145; }
 
-// BRX (0x949): an indirect branch through a jump table in the kernel's bank.
-// The graph does not read the table: a BRX may go to any instruction of the
-// kernel, which only adds paths (and so pending producers) in both codes.
-bool is_brx(const Instruction &f) { return f.op() == 0x949; }
-
 // The control transfers the graph models: BRA (0x147 family), BSSY, BSYNC
 // (0x941), BREAK (0x942), 0x946, 0x948/0x348, the trap 0x95c, NANOSLEEP
 // (0x95d), BRX (0x949) and EXIT. CALLs and anything else in the family (RET
@@ -162,37 +157,6 @@ bool shares(const Kernel &K, size_t x) {
         (K.in[p.insn].test(y) || (K.prods[y].insn == p.insn && y < x)))
       return true;
   return false;
-}
-
-// Nothing but the stack-pointer load names R1 as a register operand (bits
-// 16-23, 24-31, 64-71, and 32-39 outside the immediate forms 0x4xx/0x8xx,
-// where bits 32-63 hold an immediate), and nothing calls: its result is never
-// read, so its scoreboard can go.
-bool r1_unused(const std::vector<Instruction> &I) {
-  for (size_t i = 1; i < I.size(); i++) {
-    const Instruction &f = I[i];
-    if (is_call(f))
-      return false;
-    if (is_control(f) && !is_brx(f))
-      continue; // offsets, no register operands (a BRX's target register is one)
-    unsigned form = f.op() >> 9 & 7;
-    // 0x402 and 0x482 take a 64-bit immediate in bits 24-87, their only
-    // operand besides the register (pair) of bits 16-23: measured on the
-    // golden and real-world inputs, doubles such as 1.0, pi/2 and ln 2
-    // (0x3ff921fb54442d18, 0x3fe62e42fefa39ef), NTT's modulus
-    // 0xffffffff00000001 and repeated byte patterns (0x55...). 0x407 has a
-    // register in bits 24-31 (RZ in most) and is not one of them.
-    if (f.op() == 0x402 || f.op() == 0x482) {
-      if ((f.lo >> 16 & 0xff) == 1)
-        return false;
-      continue;
-    }
-    if ((f.lo >> 16 & 0xff) == 1 || (f.lo >> 24 & 0xff) == 1 || (f.hi & 0xff) == 1)
-      return false;
-    if (form != 2 && form != 4 && (f.lo >> 32 & 0xff) == 1)
-      return false;
-  }
-  return true;
 }
 
 // A wait on producer q (rewritten code) that ptxas had at instruction j and

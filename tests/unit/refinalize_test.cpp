@@ -885,6 +885,39 @@ TEST(Refinalize, SeveralSharesStayWithoutAnLdcuReadAfterItsWait) {
 
 namespace {
 
+// In the straight-line start, an S2R, an S2R, an LDCU of UR8 and two S2Rs
+// take 1-5; an LDC of R8 shares the LDCU's 3 with all six pending, and the
+// wait after it reads R8 and retires 1-5. On the way to UR8's reader (a
+// 0xc0c form, bits 32-39) come an IMAD with an immediate (0x824) and an
+// ISETP (0x20c) whose general-register bytes hold 8. Without the
+// stack-pointer load the LDC takes the freed 5 and the LDCU, on 2, is waited
+// on at its reader (HeCBench pathfinder at sm_100: the LDCU at 0x30, the LDC
+// at 0x60, UR8 read by the LDG at 0x100).
+Words ldc_shares_ldcu_kernel(bool sp) {
+  Words w = {sp_load(sp)};
+  w.push_back({0x0000000000027919ull, kS2rHi | ctl(1, sp ? 1 : 0, 7, 0)});
+  w.push_back({0x0000000000037919ull, kS2rHi | ctl(1, sp ? 2 : 1, 7, 0)});
+  w.push_back({0x00007400ff0877acull, 0x08000800 | ctl(1, sp ? 3 : 2, 7, 0)});
+  w.push_back({0x0000000000047919ull, kS2rHi | ctl(1, sp ? 4 : 3, 7, 0)});
+  w.push_back({0x0000000000057919ull, kS2rHi | ctl(1, sp ? 5 : 4, 7, 0)});
+  w.push_back({0x0000d800ff087b82ull, kLdcHi | ctl(2, sp ? 3 : 5, 7, 0)});
+  w.push_back({0x0000000802077210ull, 0xff | ctl(1, 7, 7, sp ? 0b111110 : 0b111011)});
+  w.push_back({0x0000000102077824ull, 0x08 | ctl(1, 7, 7, 0)});
+  w.push_back({0x000000080a00720cull, 0x70 | ctl(1, 7, 7, 0)});
+  w.push_back({0x0000000805007c0cull, 0x08706670 | ctl(1, 7, 7, sp ? 0 : 0b000100)});
+  return with_tail(w);
+}
+
+} // namespace
+
+// The general-register forms do not read UR8: the LDCU's reader is found
+// past them, and the verifier accepts the wait moved there.
+TEST(Refinalize, SharedLdcuWaitedOnAtItsReaderPastGeneralRegisterForms) {
+  expect_rewritten_to(ldc_shares_ldcu_kernel(true), ldc_shares_ldcu_kernel(false));
+}
+
+namespace {
+
 // In the straight-line start, five S2Rs take 1-5 and a sixth shares 3 with
 // all six pending; the wait after them retires 1-5. Without the stack-pointer
 // load the five take 0-4 and the sixth keeps its share, on 2 (HeCBench
