@@ -247,6 +247,16 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
         if (refinalization_rules && prods[y].sb == prods[x].sb && group[x] == x)
           group[x] = group[y];
       }
+    // A global load sharing the index of a global load split from that same
+    // share (below) joins the split one: ptxas's group of loads stays one
+    // in nvlink's code (HeCBench secp256k1 at sm_100: the LDGs at 0x70-0x130
+    // share the LDCU of UR8's 2 in ptxas's code, take 5 together in nvlink's).
+    if (group[x] != x && !prods[x].read && (I[i].op() == 0x981 || I[i].op() == 0x980))
+      F.in[i].for_each_set([&](size_t y) {
+        if (prods[y].sb == prods[x].sb && !prods[y].read && share_if_full[y] != kNoGroup &&
+            share_if_full[y] == group[x] && (I[prods[y].insn].op() == 0x981 || I[prods[y].insn].op() == 0x980))
+          group[x] = group[y];
+      });
     if (group[x] != x) {
       unsigned s = class_start(I[i], prods[x].read, crosses_block(F, x));
       bool free_left = false;
@@ -554,6 +564,17 @@ void defer_uncoupled_waits(const Model &M, const Flow &F, const std::vector<int>
                            std::vector<unsigned> &mask) {
   const size_t n = M.n, np = M.np;
   Bits st(np);
+  // ptxas's waits for the stack-pointer load that the re-allocation drops:
+  // on its index, before any other producer takes that index.
+  std::vector<bool> sp_wait(n, false);
+  if (M.I[0].lo == kStackPointerLoad && !M.gen[0].empty() && assign[M.gen[0].back()] < 0) {
+    const unsigned sb = M.I[0].wr();
+    for (size_t j = 1; j < n; j++) {
+      sp_wait[j] = M.I[j].wait() >> sb & 1;
+      if (M.I[j].wr() == sb || M.I[j].rd() == sb)
+        break;
+    }
+  }
   for (size_t i = 0; i < n; i++) {
     if (!mask[i] || is_control(M.I[i]))
       continue;
@@ -602,6 +623,10 @@ void defer_uncoupled_waits(const Model &M, const Flow &F, const std::vector<int>
         // (A barrier or a memory operation other than a load waits for
         // them: ptxas waits there for a shared store's read scoreboard.)
         bool use = (mask[j] >> b & 1) || !passes_pending_memory(g);
+        // (Where ptxas waited for the stack-pointer load: HeCBench secp256k1
+        // at sm_100, the LDCU of UR8 shared with the LDGs at 0x2c0, waited
+        // on at 0x4c0, whose wait on that load goes.)
+        use |= sp_wait[j];
         for (size_t y : M.gen[j])
           use |= assign[y] == int(b);
         for (const Guarded &regs : on_b)

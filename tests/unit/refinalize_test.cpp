@@ -1,6 +1,7 @@
 // Scoreboard re-allocation of kernels nvlink re-finalizes on sm_100+
 // (src/mercury/refinalize.h, docs/notes/refinalization.md).
 #include "mercury/refinalize.h"
+#include "mercury/sass_verify.h"
 #include "sass_words.h"
 
 #include <gtest/gtest.h>
@@ -885,6 +886,43 @@ TEST(Refinalize, SeveralSharesStayWithoutAnLdcuReadAfterItsWait) {
 
 namespace {
 
+// In the straight-line start an LDC of R2 and an LDCU of UR14 take 1, an
+// LDCU of UR8 takes 2, and five global loads through R2 follow: three take
+// 3-5, two share the LDCU's 2 (indices from 2 all pending). A wait retires
+// 3-5, the next (reading the fourth load's R5) retires 2; a wait on the
+// stack-pointer load comes before UR8's reader (0x8a5, bits 64-71). Without
+// the stack-pointer load: the fourth load takes the freed 5 and the fifth
+// joins it, and the LDCU, on 1, is waited on where ptxas waited for the
+// stack-pointer load (HeCBench secp256k1 at sm_100 and sm_120: the sixteen
+// loads of a field element at 0x40-0x130, UR8 read at 0x4d0, waited on at
+// 0x4c0).
+Words load_group_kernel(bool sp) {
+  const u64 ldg = 0x0c1e1900;
+  Words w = {sp_load(sp)};
+  w.push_back({0x0000e000ff027b82ull, 0xa00 | ctl(1, sp ? 1 : 0, 7, 0)});
+  w.push_back({0x00006b00ff0e77acull, 0x08000a00 | ctl(1, sp ? 1 : 0, 7, 0)});
+  w.push_back({0x00007000ff0877acull, 0x08000a00 | ctl(1, sp ? 2 : 1, 7, 0)});
+  w.push_back({0x0000200e02107981ull, ldg | ctl(4, sp ? 3 : 2, 7, sp ? 0b10 : 0b1)});
+  w.push_back({0x0000000e02007981ull, ldg | ctl(4, sp ? 4 : 3, 7, 0)});
+  w.push_back({0x0000240e02117981ull, ldg | ctl(4, sp ? 5 : 4, 7, 0)});
+  w.push_back({0x0000040e02057981ull, ldg | ctl(4, sp ? 2 : 5, 7, 0)});
+  w.push_back({0x0000280e02127981ull, ldg | ctl(4, sp ? 2 : 5, 7, 0)});
+  w.push_back({0x0000000610107819ull, 0x00010e11 | ctl(2, 7, 7, sp ? 0b111000 : 0b011100)});
+  w.push_back({0x0000000600007819ull, 0x00010e05 | ctl(2, 7, 7, sp ? 0b000100 : 0b100000)});
+  w.push_back({0x03ffffff16557812ull, 0x078ec0ff | ctl(7, 7, 7, sp ? 0b000001 : 0b000010)});
+  w.push_back({0x00000040050678a5ull, 0x0f8e0008 | ctl(6, 7, 7, 0)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, GlobalLoadsSharingAnLdcuIndexStayOneGroupOnTheFreedIndex) {
+  expect_rewritten_to(load_group_kernel(true), load_group_kernel(false));
+  EXPECT_TRUE(sass::verify_refinalized(bytes_of(load_group_kernel(true)), bytes_of(load_group_kernel(false))).ok);
+}
+
+namespace {
+
 // In the straight-line start, an S2R, an S2R, an LDCU of UR8 and two S2Rs
 // take 1-5; an LDC of R8 shares the LDCU's 3 with all six pending, and the
 // wait after it reads R8 and retires 1-5. On the way to UR8's reader (a
@@ -914,6 +952,7 @@ Words ldc_shares_ldcu_kernel(bool sp) {
 // past them, and the verifier accepts the wait moved there.
 TEST(Refinalize, SharedLdcuWaitedOnAtItsReaderPastGeneralRegisterForms) {
   expect_rewritten_to(ldc_shares_ldcu_kernel(true), ldc_shares_ldcu_kernel(false));
+  EXPECT_TRUE(sass::verify_refinalized(bytes_of(ldc_shares_ldcu_kernel(true)), bytes_of(ldc_shares_ldcu_kernel(false))).ok);
 }
 
 namespace {
