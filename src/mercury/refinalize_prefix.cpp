@@ -29,6 +29,9 @@ std::optional<bool> reads_uniform(const Insn &f, unsigned reg, unsigned count) {
   auto in = [&](unsigned v) { return v >= reg && v < reg + count; };
   if (op == 0x7ac || op == 0xb82 || op == 0x9c3 || op == 0x919)
     return false;
+  // BSSY and BSYNC: a convergence barrier and an offset.
+  if (op == 0x945 || op == 0x941)
+    return false;
   // (0x431 with RZ in bits 24-31 and 64-71 moves an immediate, bits 32-63:
   // 31,336 of the 32,358 in the real-world corpus' ptxas code.)
   if (op == 0x431 && (f.lo >> 24 & 0xff) == 0xff && (f.hi & 0xff) == 0xff)
@@ -84,10 +87,16 @@ std::optional<size_t> first_uniform_reader(const std::vector<Insn> &I, size_t p,
       return std::nullopt;
     if (*r)
       return i;
-    // (A uniform write: as wide as its destination's alignment allows.)
-    unsigned d = unsigned(f.lo >> 16 & 0xff);
-    if ((f.op() == 0x7ac || f.op() == 0x9c3) && d + sass::aligned_span(d) > reg && d < reg + count)
-      return std::nullopt;
+    // (An LDCU or S2UR writing one of them: its width as guarded_registers
+    // knows it.)
+    if (f.op() == 0x7ac || f.op() == 0x9c3) {
+      auto w = sass::guarded_registers(f, false);
+      if (!w)
+        return std::nullopt;
+      for (unsigned u = reg; u < reg + count; u++)
+        if (w->uniform.test(u))
+          return std::nullopt;
+    }
   }
   return std::nullopt;
 }
@@ -207,20 +216,51 @@ struct SpSharers {
   bool with_5_free = false;
 };
 
+std::optional<std::pair<size_t, size_t>> share_to_split(const std::vector<Insn> &I, const std::vector<size_t> &shares,
+                                                        const std::vector<std::vector<PendingLoad>> &pend,
+                                                        size_t end, bool *many);
+
 std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_t end,
-                                      std::optional<size_t> cand, SpSharers sh, const char **why) {
+                                      const std::vector<size_t> &early,
+                                      const std::vector<std::vector<PendingLoad>> &early_pend, SpSharers sh,
+                                      const char **why) {
   size_t n = I.size();
   std::vector<size_t> &sp_sharers = sh.at;
   const bool sharer_with_5_free = sh.with_5_free;
-  // An LDCU's share for lack of a free index before the first of them gets
-  // the freed index in nvlink's allocation, and they share it (probe s22);
-  // not modelled. Another producer's share there stays a share, and the
-  // sharers take the freed index as below (llm.c's
-  // softmax_autoregressive_backward_kernel7 at sm_100: the S2UR at 0xa0
-  // keeps sharing the LDCU at 0x90's index, the S2R at 0xb0 takes 5; 9
-  // kernels more as nvlink writes them over the real-world sets, none lost).
-  if (cand && *cand < sp_sharers.front() && I[*cand].op() == 0x7ac)
-    return refuse(why, "an LDCU's share for lack of an index before the first stack-pointer sharer");
+  // A share for lack of a free index before the first of them that nvlink
+  // splits (share_to_split, below) gets the freed index, waited on at its
+  // reader, and the sharers share it: the first of that reader and the
+  // sharers' own wait retires them all (probe s22: the LDCU at 0x80, read
+  // at 0x1b0, on 5 with the LDC at 0xc0, both retired at 0x150; HeCBench
+  // minimod's target_inner_3d_kernel at sm_100: the LDCU of UR10 at 0xa0 on
+  // 5 with the LDCUs at 0xd0 and 0xe0, retired at 0x1a0, its reader; tsa's
+  // kernel at sm_100: the LDCU of UR10 at 0x20, sharing with the S2UR at
+  // 0xb0 that the shared wait at 0x100 reads, stays on 1, is waited on at
+  // its reader 0x170, and the S2R and LDCU at 0xd0 and 0xe0 join it; the
+  // S2UR takes 5). Another LDCU's share there: not modelled. Another
+  // producer's share stays a share, and the sharers take the freed index as
+  // below (llm.c's softmax_autoregressive_backward_kernel7 at sm_100: the
+  // S2UR at 0xa0 keeps sharing the LDCU at 0x90's index, the S2R at 0xb0
+  // takes 5; 9 kernels more as nvlink writes them over the real-world sets,
+  // none lost).
+  bool joined = false;
+  if (!early.empty()) {
+    bool many = false;
+    auto split = share_to_split(I, early, early_pend, end, &many);
+    if (many)
+      return refuse(why, "several shares before the first stack-pointer sharer, more than one of them split");
+    if (split && sharer_with_5_free)
+      return refuse(why, "a share split before a stack-pointer sharer with 5 free");
+    if (split) {
+      log::debug("refinalize: the share at {:#x} split, waited on at {:#x}, the stack-pointer sharers with it",
+                 split->first * 16, split->second * 16);
+      I[split->first].w = 6;
+      I[split->second].m |= 1u << 6;
+      joined = true;
+    } else if (I[early.front()].op() == 0x7ac) {
+      return refuse(why, "an LDCU's share for lack of an index before the first stack-pointer sharer");
+    }
+  }
   // With index 5 free at a sharer, nvlink gives a single sharer an index
   // of its own (the one the stack-pointer load frees), waited on where the
   // stack-pointer load was, whatever instruction waits there (fwt's
@@ -241,9 +281,9 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   }
   if (sharer_with_5_free && sp_sharers.size() != 1)
     return refuse(why, "more than two stack-pointer sharers with 5 free");
-  if (sharer_with_5_free) {
+  if (sharer_with_5_free || joined) {
     // (the general rule below)
-  } else if (auto joined = join_unread_sp_sharer(I, sp_sharers, sh.pend_at_first, end)) {
+  } else if (auto moved = join_unread_sp_sharer(I, sp_sharers, sh.pend_at_first, end)) {
     // (An S2UR sharer waited on at a predicated BRA joins, in nvlink's
     // allocation, the index waited on at the very next instruction:
     // cs-nvml-matrixMul's matrixMulCUDA<16>, the S2UR at 0x70 joins the LDC
@@ -251,7 +291,7 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
     // modelled.)
     if (I[sp_sharers.front()].op() == 0x9c3)
       return refuse(why, "an S2UR stack-pointer sharer waited on at a predicated BRA");
-    return Split{std::move(*joined), true};
+    return Split{std::move(*moved), true};
   }
   // An S2R sharer gets an index of its own as the other sharers do with all
   // six taken (hec-blockScan's BlockPrefixSumKernel<128, 8>, the S2R at
@@ -377,10 +417,13 @@ std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t en
 // lanczos, stencil3d: 16 kernels at sm_100 and sm_120 as nvlink writes
 // them, none lost; jacobi's single S2R share at sm_120); with more than one
 // the kernel is not modelled.
-std::optional<Split> split_one_of_several(std::vector<Insn> I, const std::vector<size_t> &shares,
-                                          const std::vector<std::vector<PendingLoad>> &pend, size_t end,
-                                          const char **why) {
+// The producer of such a split and its reader: nullopt for none; *many
+// when more than one share would split.
+std::optional<std::pair<size_t, size_t>> share_to_split(const std::vector<Insn> &I, const std::vector<size_t> &shares,
+                                                        const std::vector<std::vector<PendingLoad>> &pend,
+                                                        size_t end, bool *many) {
   std::optional<std::pair<size_t, size_t>> split; // (producer, its reader)
+  *many = false;
   for (size_t k = 0; k < shares.size(); k++) {
     const size_t x = shares[k];
     std::optional<size_t> wait = shared_wait(I, x, end);
@@ -401,10 +444,22 @@ std::optional<Split> split_one_of_several(std::vector<Insn> I, const std::vector
     }
     if (!found)
       continue;
-    if (split)
-      return refuse(why, "several shares for lack of an index, more than one of them split");
+    if (split) {
+      *many = true;
+      return std::nullopt;
+    }
     split = found;
   }
+  return split;
+}
+
+std::optional<Split> split_one_of_several(std::vector<Insn> I, const std::vector<size_t> &shares,
+                                          const std::vector<std::vector<PendingLoad>> &pend, size_t end,
+                                          const char **why) {
+  bool many = false;
+  auto split = share_to_split(I, shares, pend, end, &many);
+  if (many)
+    return refuse(why, "several shares for lack of an index, more than one of them split");
   if (split) {
     log::debug("refinalize: the share at {:#x} split, waited on at {:#x}", split->first * 16, split->second * 16);
     I[split->first].w = 6;
@@ -474,8 +529,15 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I, const char **why)
   std::optional<size_t> first_share;
   if (!shares.empty())
     first_share = shares.front();
-  if (!sp_sharers.empty())
-    return split_sp_sharers(std::move(I), sp_sb, end, first_share, std::move(sh), why);
+  if (!sp_sharers.empty()) {
+    std::vector<size_t> early;
+    std::vector<std::vector<PendingLoad>> early_pend;
+    for (size_t k = 0; k < shares.size() && shares[k] < sp_sharers.front(); k++) {
+      early.push_back(shares[k]);
+      early_pend.push_back(share_pend[k]);
+    }
+    return split_sp_sharers(std::move(I), sp_sb, end, early, early_pend, std::move(sh), why);
+  }
   if (!first_share)
     return Split{std::move(I)};
   // (A single share that is not an LDCU's: the same cases; HeCBench

@@ -263,8 +263,8 @@ inline bool passes_pending_memory(const Instruction &f) {
 
 // The registers whose use a producer's scoreboard guards, where the operands
 // show them (nullopt for the other producers), per register file:
-// * a write scoreboard: the result. S2R writes one register; LDC and LDCU
-//   give the width in bits 72-79 (0x08 one register, 0x0a two, 0x0c four:
+// * a write scoreboard: the result. S2R writes one register, S2UR (0x9c3)
+//   one uniform register; LDC and LDCU give the width in bits 72-79 (0x08 one register, 0x0a two, 0x0c four:
 //   refinalization.md), LDCU's in the uniform file; LDG (0x981) and LDS
 //   (0x984) in bits 73-75 (0-4 up to 32 bits, 5 64 bits, 6 128 bits;
 //   measured on the sm_100 real-world corpus: 5 only with an even
@@ -319,7 +319,7 @@ inline std::optional<Guarded> guarded_registers(const Instruction &f, bool read)
   if (d == 0xff)
     return std::nullopt;
   unsigned count = 0;
-  if (op == op::kS2r) {
+  if (op == op::kS2r || op == 0x9c3) {
     count = 1;
   } else if (op == op::kLdc || op == op::kLdcu) {
     unsigned size = unsigned(f.hi >> 8 & 0xff);
@@ -331,7 +331,7 @@ inline std::optional<Guarded> guarded_registers(const Instruction &f, bool read)
   }
   if (!count)
     return std::nullopt;
-  add(op == op::kLdcu ? g.uniform : g.general, d, count);
+  add(op == op::kLdcu || op == 0x9c3 ? g.uniform : g.general, d, count);
   return g;
 }
 

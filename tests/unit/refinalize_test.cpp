@@ -490,10 +490,12 @@ TEST(Refinalize, RewritesStackPointerSharerWaitedOnByExit) {
 }
 
 // A share for lack of a free index before the stack-pointer load's sharer:
-// nvlink gives it the freed index and the sharer shares it (probe s22); kept.
-TEST(Refinalize, LeavesStackPointerSharerAfterAnEarlierPressureShare) {
+// nvlink gives it the freed index and the sharer shares it (probe s22 at
+// sm_100; golden case refin_share_before_sharers has nvlink's bytes).
+TEST(Refinalize, StackPointerSharerJoinsAnEarlierPressureShare) {
   auto code = bytes_of(kEarlierPressureShareIn);
-  EXPECT_FALSE(reallocate_scoreboards(code));
+  ASSERT_TRUE(reallocate_scoreboards(code));
+  EXPECT_TRUE(sass::verify_refinalized(bytes_of(kEarlierPressureShareIn), code).ok);
 }
 
 namespace {
@@ -882,6 +884,34 @@ TEST(Refinalize, SeveralSharesTheLdcuReadAfterItsWaitTakesTheFreedIndex) {
 
 TEST(Refinalize, SeveralSharesStayWithoutAnLdcuReadAfterItsWait) {
   expect_rewritten_to(two_shares_kernel(true, false), two_shares_kernel(false, false));
+}
+
+namespace {
+
+// In the straight-line start five S2Rs take 1-5; with all six pending an
+// LDCU of UR9 shares 5 and an S2R of R7 the stack-pointer load's 0. The
+// wait after them reads the S2Rs' registers and retires 1-5; UR9 is read
+// next, and R7 after it, where ptxas waits on 0. Without the stack-pointer
+// load the LDCU takes the freed 5, waited on at its reader, and the S2R
+// shares it, retired there too (HeCBench minimod's target_inner_3d_kernel
+// at sm_100; probe s22).
+Words share_before_sharer_split_kernel(bool sp) {
+  Words w = five_s2rs(sp, false);
+  w.push_back({0x00007400ff0977acull, 0x08000800 | ctl(1, 5, 7, 0)});
+  w.push_back({0x0000000000077919ull, 0x2100 | ctl(1, sp ? 0 : 5, 7, 0)});
+  w.push_back({0x0000000603057210ull, ctl(1, 7, 7, sp ? 0b111110 : 0b011111)});
+  w.push_back({0x0000000905007c0cull, 0x08706670 | ctl(1, 7, 7, sp ? 0 : 0b100000)});
+  w.push_back({0x0000000307087210ull, ctl(1, 7, 7, sp ? 0b000001 : 0)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, StackPointerSharersJoinAShareSplitBeforeThem) {
+  expect_rewritten_to(share_before_sharer_split_kernel(true), share_before_sharer_split_kernel(false));
+  EXPECT_TRUE(sass::verify_refinalized(bytes_of(share_before_sharer_split_kernel(true)),
+                                       bytes_of(share_before_sharer_split_kernel(false)))
+                  .ok);
 }
 
 namespace {
