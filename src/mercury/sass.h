@@ -264,8 +264,9 @@ inline bool passes_pending_memory(const Instruction &f) {
 // The registers whose use a producer's scoreboard guards, where the operands
 // show them (nullopt for the other producers), per register file:
 // * a write scoreboard: the result. S2R writes one register, S2UR (0x9c3)
-//   one uniform register; LDC and LDCU give the width in bits 72-79 (0x08 one register, 0x0a two, 0x0c four:
-//   refinalization.md), LDCU's in the uniform file; LDG (0x981) and LDS
+//   one uniform register; LDC and LDCU give the width in bits 72-79 (0x08
+//   one register, 0x0a two, 0x0c four: refinalization.md), LDCU's in the
+//   uniform file; LDG (0x981) and LDS
 //   (0x984) in bits 73-75 (0-4 up to 32 bits, 5 64 bits, 6 128 bits;
 //   measured on the sm_100 real-world corpus: 5 only with an even
 //   destination, 6 only with a multiple of four);
