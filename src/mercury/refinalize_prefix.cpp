@@ -208,12 +208,14 @@ std::optional<Split> refuse(const char **why, const char *reason) {
 }
 
 // The instructions that share the stack-pointer load's index for lack of a
-// free one (split_pressure_share, below), with what was pending at the first
-// and second of them.
+// free one (split_pressure_share, below), with what was pending at each.
 struct SpSharers {
   std::vector<size_t> at;
-  std::vector<PendingLoad> pend_at_first, pend_at_second;
+  std::vector<std::vector<PendingLoad>> pend; // what was pending at each
   bool with_5_free = false;
+  // A producer that joined a pending index with indices free (ptxas's
+  // grouping by need) is still pending at the first of them.
+  bool free_join_pending = false;
 };
 
 std::optional<std::pair<size_t, size_t>> share_to_split(const std::vector<Insn> &I, const std::vector<size_t> &shares,
@@ -267,23 +269,32 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   // @P0 BRA). Of two such sharers, the first does so and the second joins
   // the lowest index pending there (real-world haxpy and golden case
   // refin_sp_share_two: the LDCU at 0x90 joins the S2R at 0x10; in the
-  // golden case that is not the index whose next wait comes first).
-  const bool first_of_two = sharer_with_5_free && sp_sharers.size() == 2;
+  // golden case that is not the index whose next wait comes first), and so
+  // does every later one (llm.c's matmul_backward_bias kernels, HeCBench
+  // prna's calc_w, maxFlops' and threadcpy's kernels at sm_100 and sm_120: 17
+  // kernels as nvlink writes them, none lost).
+  const bool first_of_two = sharer_with_5_free && sp_sharers.size() >= 2;
+  // (With more than two, where ptxas grouped producers by need before them
+  // and that group is still pending, nvlink's sharers join by need as the
+  // opening region's rule has it: probe fence_f13's four sharers join the
+  // LDCU at 0x20, all read first at 0x140; not modelled here.)
+  if (first_of_two && sp_sharers.size() > 2 && sh.free_join_pending)
+    return refuse(why, "more than two stack-pointer sharers with 5 free after a grouping by need");
   if (first_of_two) {
-    unsigned low = 7;
-    for (const PendingLoad &q : sh.pend_at_second)
-      if (q.insn != 0 && q.sb != sp_sb)
-        low = std::min(low, q.sb);
-    if (low == 7)
-      return refuse(why, "two stack-pointer sharers with 5 free and nothing else pending");
-    I[sp_sharers[1]].w = low;
-    sp_sharers.pop_back();
+    for (size_t k = 1; k < sp_sharers.size(); k++) {
+      unsigned low = 7;
+      for (const PendingLoad &q : sh.pend[k])
+        if (q.insn != 0 && q.sb != sp_sb)
+          low = std::min(low, q.sb);
+      if (low == 7)
+        return refuse(why, "stack-pointer sharers with 5 free and nothing else pending");
+      I[sp_sharers[k]].w = low;
+    }
+    sp_sharers.erase(sp_sharers.begin() + 1, sp_sharers.end());
   }
-  if (sharer_with_5_free && sp_sharers.size() != 1)
-    return refuse(why, "more than two stack-pointer sharers with 5 free");
   if (sharer_with_5_free || joined) {
     // (the general rule below)
-  } else if (auto moved = join_unread_sp_sharer(I, sp_sharers, sh.pend_at_first, end)) {
+  } else if (auto moved = join_unread_sp_sharer(I, sp_sharers, sh.pend.front(), end)) {
     // (An S2UR sharer waited on at a predicated BRA joins, in nvlink's
     // allocation, the index waited on at the very next instruction:
     // cs-nvml-matrixMul's matrixMulCUDA<16>, the S2UR at 0x70 joins the LDC
@@ -483,6 +494,7 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I, const char **why)
   std::vector<size_t> &sp_sharers = sh.at; // take the stack-pointer load's index
   std::vector<size_t> shares; // share one while all six are pending
   std::vector<std::vector<PendingLoad>> share_pend; // what was pending at each
+  std::vector<size_t> free_joins; // producers joining a pending index with one free
   for (size_t i = 0; i < end; i++) {
     const Insn &f = I[i];
     std::erase_if(pend, [&](const PendingLoad &p) { return f.wait() >> p.sb & 1; });
@@ -509,12 +521,14 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I, const char **why)
     // lost.)
     if (i > 0 && sp && f.wr() == sp_sb && (busy == 63 || busy == 31)) {
       if (sp_sharers.empty())
-        sh.pend_at_first = pend;
-      else if (sp_sharers.size() == 1)
-        sh.pend_at_second = pend;
+        for (const PendingLoad &p : pend)
+          sh.free_join_pending |= std::find(free_joins.begin(), free_joins.end(), p.insn) != free_joins.end();
+      sh.pend.push_back(pend);
       if (busy == 31)
         sh.with_5_free = true;
       sp_sharers.push_back(i);
+    } else if (i > 0 && f.op() != 0x981 && f.op() != 0x980 && (busy >> f.wr() & 1) && busy != 63) {
+      free_joins.push_back(i);
     } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63 &&
                !grouped_global_load(I, pend, f) && f.op() != 0x981) {
       // (A global load's share is for lack of an index from 2, which

@@ -888,6 +888,32 @@ TEST(Refinalize, SeveralSharesStayWithoutAnLdcuReadAfterItsWait) {
 
 namespace {
 
+// In the straight-line start four S2Rs take 1-4; three more take the
+// stack-pointer load's 0 with 5 free. The wait after them reads R2-R5 and
+// retires 1-4; the instruction after it reads R6-R8 and waits on 0. Without
+// the stack-pointer load the four take 0-3, the first sharer takes 4 and the
+// two others join the lowest index pending at them, 0, retired with it
+// (llm.c's matmul_backward_bias kernels, HeCBench prna's calc_w).
+Words three_sharers_kernel(bool sp) {
+  Words w = {sp_load(sp)};
+  push_shifted(w, sp, 4, kS2r, kS2rHi);
+  w.push_back({0x0000000000067919ull, kS2rHi | ctl(1, sp ? 0 : 4, 7, 0)});
+  w.push_back({0x0000000000077919ull, kS2rHi | ctl(1, 0, 7, 0)});
+  w.push_back({0x0000000000087919ull, kS2rHi | ctl(2, 0, 7, 0)});
+  w.push_back({0x0000000503027210ull, ctl(1, 7, 7, sp ? 0b011110 : 0b001111)});
+  w.push_back({0x0000000807067210ull, ctl(1, 7, 7, sp ? 0b000001 : 0b010000)});
+  return with_tail(w);
+}
+
+} // namespace
+
+TEST(Refinalize, LaterStackPointerSharersWithFiveFreeJoinTheLowestPendingIndex) {
+  expect_rewritten_to(three_sharers_kernel(true), three_sharers_kernel(false));
+  EXPECT_TRUE(sass::verify_refinalized(bytes_of(three_sharers_kernel(true)), bytes_of(three_sharers_kernel(false))).ok);
+}
+
+namespace {
+
 // In the straight-line start five S2Rs take 1-5; with all six pending an
 // LDCU of UR9 shares 5 and an S2R of R7 the stack-pointer load's 0. The
 // wait after them reads the S2Rs' registers and retires 1-5; UR9 is read
