@@ -32,10 +32,6 @@ std::optional<bool> reads_uniform(const Insn &f, unsigned reg, unsigned count) {
   // BSSY and BSYNC: a convergence barrier and an offset.
   if (op == 0x945 || op == 0x941)
     return false;
-  // (0x431 with RZ in bits 24-31 and 64-71 moves an immediate, bits 32-63:
-  // 31,336 of the 32,358 in the real-world corpus' ptxas code.)
-  if (op == 0x431 && (f.lo >> 24 & 0xff) == 0xff && (f.hi & 0xff) == 0xff)
-    return false;
   // Loads and stores (sass.h, operand_names_register): a load's uniform
   // operand is bits 32-39, an STG's bits 64-71, an STS has none; the
   // addresses are general registers. Other stores in the 0x380 family:
@@ -48,24 +44,24 @@ std::optional<bool> reads_uniform(const Insn &f, unsigned reg, unsigned count) {
     return false;
   if (op >= 0x380 && op <= 0x38f)
     return std::nullopt;
-  // The immediate and constant forms 0x4xx and 0x8xx: a uniform-datapath
-  // instruction (bit 7 of the opcode) reads uniform registers in bits 24-31
-  // and 64-71, every other one none.
-  // (0x856 names an LDCU's register in bits 16-31 at ptxas's wait for it in
-  // 73 instances, before it in none: not decoded.)
+  // The general datapath's forms 0x2xx, 0x3xx, 0x4xx, 0x8xx (sass.h; an
+  // immediate move 0x431 among them) read none; 0x856 is not decoded (it
+  // names an LDCU's register in bits 16-31 at ptxas's wait for it in 73
+  // instances, before it in none).
+  if (sass::no_uniform_operand(f))
+    return false;
   if (op == 0x856)
     return std::nullopt;
+  // The uniform datapath (bit 7 of the opcode): the immediate and constant
+  // forms 0x4xx and 0x8xx read uniform registers in bits 24-31 and 64-71,
+  // the register form 0x2xx also in bits 32-39, the other uniform forms
+  // (0x3xx with bit 7, 0xcxx, 0xexx) in bits 32-39.
   if (op >> 8 == 4 || op >> 8 == 8)
-    return (op & 0x80) && (in(unsigned(f.lo >> 24 & 0xff)) || in(unsigned(f.hi & 0xff)));
-  // A uniform-datapath instruction of the register form: bits 24-31, 32-39
-  // and 64-71.
-  if (op >> 8 == 2 && (op & 0x80))
+    return in(unsigned(f.lo >> 24 & 0xff)) || in(unsigned(f.hi & 0xff));
+  if (op >> 8 == 2)
     return in(unsigned(f.lo >> 24 & 0xff)) || in(unsigned(f.lo >> 32 & 0xff)) || in(unsigned(f.hi & 0xff));
-  // The other uniform forms (0x3xx with bit 7, 0xcxx, 0xexx): bits 32-39.
-  if ((form == 1 && (op & 0x80)) || form == 6 || form == 7)
+  if (form == 1 || form == 6 || form == 7)
     return in(unsigned(f.lo >> 32 & 0xff));
-  if (form == 1)
-    return false;
   return std::nullopt;
 }
 

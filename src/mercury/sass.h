@@ -189,7 +189,13 @@ inline bool bits_64_71_not_a_register(const Instruction &f) { return f.op() == 0
 // bits 16-23, 24-31, 32-39 or 64-71 (ptxas does not wait there: those are
 // general registers); at ptxas's wait, 27 do and 76 do not (early waits).
 // 0x856 is the exception: 73 of its instances name the register at ptxas's
-// wait, none before it.
+// wait, none before it. (no_uniform_operand: those forms; reads_uniform in
+// refinalize_prefix.cpp decodes the others exactly.)
+inline bool no_uniform_operand(const Instruction &f) {
+  const unsigned op = f.op(), family = op >> 8;
+  return (family == 2 || family == 3 || family == 4 || family == 8) && !(op & 0x80) && op != 0x856;
+}
+
 inline bool operand_names_register(const Instruction &f, const RegisterSet &regs, bool uniform) {
   auto covers = [&](unsigned v) {
     for (unsigned r = v; r < v + aligned_span(v) && r < regs.size(); r++)
@@ -204,7 +210,7 @@ inline bool operand_names_register(const Instruction &f, const RegisterSet &regs
     return uniform ? covers(b3) || covers(b4) : covers(b2) || covers(b3);
   if (op == 0x388 || op == 0x986)
     return covers(b3) || covers(b4) || (uniform && op == 0x986 && covers(b8));
-  if (uniform && (family == 2 || family == 3 || family == 4 || family == 8) && !(op & 0x80) && op != 0x856)
+  if (uniform && no_uniform_operand(f))
     return false;
   if (has_no_register_operands(f))
     return false;
