@@ -29,7 +29,7 @@ using sass::is_branch;
 using sass::is_call;
 using sass::is_control;
 using sass::guarded_registers;
-using sass::names_guarded;
+using sass::must_wait_for_guarded;
 using sass::passes_pending_memory;
 using sass::Guarded;
 
@@ -589,7 +589,7 @@ void defer_uncoupled_waits(const Model &M, const Flow &F, const std::vector<int>
       if (!(mask[i] >> b & 1) || (own >> b & 1))
         continue;
       // What the wait on b retires here, and the registers that guards.
-      std::vector<Guarded> on_b;
+      std::vector<std::pair<Guarded, bool>> on_b; // (registers, a read scoreboard's)
       bool movable = true;
       st.for_each_set([&](size_t z) {
         if (!movable || assign[z] != int(b))
@@ -608,10 +608,10 @@ void defer_uncoupled_waits(const Model &M, const Flow &F, const std::vector<int>
             if (M.prods[y].sb == M.prods[z].sb)
               coupled = true;
         }
-        if (!regs || !coupled || names_guarded(M.I[i], *regs))
+        if (!regs || !coupled || must_wait_for_guarded(M.I[i], *regs, M.prods[z].read))
           movable = false;
         else
-          on_b.push_back(*regs);
+          on_b.emplace_back(*regs, M.prods[z].read);
       });
       if (!movable || on_b.empty())
         continue;
@@ -629,8 +629,8 @@ void defer_uncoupled_waits(const Model &M, const Flow &F, const std::vector<int>
         use |= sp_wait[j];
         for (size_t y : M.gen[j])
           use |= assign[y] == int(b);
-        for (const Guarded &regs : on_b)
-          use |= names_guarded(g, regs);
+        for (const auto &[regs, read] : on_b)
+          use |= must_wait_for_guarded(g, regs, read);
         if (use)
           to = j;
       }

@@ -348,6 +348,36 @@ inline bool names_guarded(const Instruction &f, const Guarded &g) {
          (g.uniform.any() && operand_names_register(f, g.uniform, true));
 }
 
+// Whether `f` has to wait for producer `read`/`g` before it issues: for a
+// write scoreboard any instruction naming the result; for a store's read
+// scoreboard one that may overwrite a source. A load (0x980, 0x981, 0x983,
+// 0x984) writes only its destination (bits 16-23, its aligned span) and
+// reads its address and uniform operands, so one that reads a pending
+// store's address register does not wait (HeCBench lfib4's colYGPU at
+// sm_100/sm_120: nvlink's wait for the STS at 0x5d0, carried round the loop,
+// sits past the LDS at 0x170 that reads the store's address R0 and the
+// 0x890 at 0x180 that writes R4, at the LDS at 0x190 that writes its data R7).
+inline bool must_wait_for_guarded(const Instruction &f, const Guarded &g, bool read) {
+  const unsigned op = f.op();
+  if (!read)
+    return names_guarded(f, g);
+  const unsigned d = f.dest();
+  if (op == 0x980 || op == 0x981 || op == 0x983 || op == 0x984) {
+    for (unsigned r = d; r < d + aligned_span(d) && r < 255; r++)
+      if (g.general.test(r))
+        return true;
+    return false;
+  }
+  // 0x890 and 0xc10 write the one register of bits 16-23: measured on
+  // ptxas's code of the real-world links (docs/corpus.md) where such a
+  // destination's aligned span reaches a pending LDS or LDG result it does
+  // not name (0x890 133 times, 0xc10 181 times, 59 and 55 of them the next
+  // register), ptxas never waits for the load there.
+  if (op == 0x890 || op == 0xc10)
+    return d < 255 && g.general.test(d);
+  return names_guarded(f, g);
+}
+
 // fn(i) for every bit i set in words[0, n), in increasing order.
 template <class F> void for_each_set_bit(const u64 *words, size_t n, F &&fn) {
   for (size_t k = 0; k < n; k++)

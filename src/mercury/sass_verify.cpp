@@ -176,7 +176,7 @@ bool delay_justified(const Kernel &N, size_t q, size_t j) {
     if (!N.before[r].test(q) || (N.I[r].wait() >> p.sb & 1))
       return true;
     const Instruction &g = N.I[r];
-    if (!passes_pending_memory(g) || is_call(g) || names_guarded(g, *regs))
+    if (!passes_pending_memory(g) || is_call(g) || must_wait_for_guarded(g, *regs, p.read))
       return false;
     if (r + 1 >= N.n || N.preds[r + 1].size() != 1 || N.preds[r + 1][0] != r)
       return false;

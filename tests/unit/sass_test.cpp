@@ -85,5 +85,38 @@ TEST(Sass, BitSetsAndRowsAgree) {
   EXPECT_TRUE(seen.empty());
 }
 
+// A store's read scoreboard guards its sources until the store has read them:
+// only an instruction that may overwrite one waits for it. From the ptxas code
+// of golden case refin_store_read_round_loop (sm_100): the STS at 0x5d0
+// stores R7 at [R0]; the LDS at 0x170 reads R0 and writes R5, the 0x890 at
+// 0x180 writes R4 only, the LDS at 0x190 writes R7 (nvlink waits there).
+TEST(Sass, AStoresSourcesWaitOnlyForAnOverwrite) {
+  const sass::Instruction sts{0x000b800700008388, 0x0001e20000000800};
+  const sass::Instruction lds_r5{0x0004000000057984, 0x003e220000000800};
+  const sass::Instruction add_r4{0x0000000104047890, 0x000fc6000fffe0ff};
+  const sass::Instruction lds_r7{0x0008000000077984, 0x000e620000000800};
+  auto guard = sass::guarded_registers(sts, true);
+  ASSERT_TRUE(guard);
+  EXPECT_TRUE(guard->general.test(0));
+  EXPECT_TRUE(guard->general.test(7));
+  EXPECT_EQ(guard->general.count(), 2u);
+  // Named (the address; R4's aligned span reaches R7), but not overwritten.
+  EXPECT_TRUE(sass::names_guarded(lds_r5, *guard));
+  EXPECT_TRUE(sass::names_guarded(add_r4, *guard));
+  EXPECT_FALSE(sass::must_wait_for_guarded(lds_r5, *guard, true));
+  EXPECT_FALSE(sass::must_wait_for_guarded(add_r4, *guard, true));
+  EXPECT_TRUE(sass::must_wait_for_guarded(lds_r7, *guard, true));
+  // The same 0x890 writing R7, and a 0x210 (whose width is not decoded)
+  // writing R4, wait.
+  EXPECT_TRUE(sass::must_wait_for_guarded({0x0000000107077890, 0x000fc6000fffe0ff}, *guard, true));
+  EXPECT_TRUE(sass::must_wait_for_guarded({0x0000000504047210, 0x000fe20007ffe0ff}, *guard, true));
+  // A load's result: any instruction naming it waits (the LDS at 0x170's R5,
+  // within R4's span).
+  auto result = sass::guarded_registers(lds_r5, false);
+  ASSERT_TRUE(result);
+  EXPECT_TRUE(sass::must_wait_for_guarded(add_r4, *result, false));
+  EXPECT_FALSE(sass::must_wait_for_guarded(lds_r7, *result, false));
+}
+
 } // namespace
 } // namespace dlink
