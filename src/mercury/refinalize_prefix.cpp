@@ -212,6 +212,12 @@ struct SpSharers {
   // A producer that joined a pending index with indices free (ptxas's
   // grouping by need) is still pending at the first of them.
   bool free_join_pending = false;
+  // Producers after the first that take the load's index with indices free
+  // while it is pending: they join the sharers wherever those go (ddbp's LDC
+  // at 0xe0, with 1 and 3 free, shares the S2UR sharer at 0xb0's index in
+  // nvlink's code, as the producers on that index pending together do in
+  // share_groups).
+  std::vector<size_t> late;
 };
 
 std::optional<std::pair<size_t, size_t>> share_to_split(const std::vector<Insn> &I, const std::vector<size_t> &shares,
@@ -318,6 +324,8 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   // (join_unread_sp_sharer, above); any other such wait is not modelled.
   for (size_t x : sp_sharers)
     I[x].w = 6;
+  for (size_t x : sh.late)
+    I[x].w = 6;
   size_t left = 0;
   // A branch ending the straight-line prefix may carry the wait (fwt's
   // @P0 BRA); its waits come before it leaves the prefix.
@@ -329,7 +337,8 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
       I[i].m |= 1u << 6;
       left = 0;
     }
-    if (std::find(sp_sharers.begin(), sp_sharers.end(), i) != sp_sharers.end())
+    if (std::find(sp_sharers.begin(), sp_sharers.end(), i) != sp_sharers.end() ||
+        std::find(sh.late.begin(), sh.late.end(), i) != sh.late.end())
       left++;
   }
   // A sharer with 5 free that nothing in the prefix waits on is waited on,
@@ -416,7 +425,14 @@ std::optional<Split> split_single_share(std::vector<Insn> I, size_t p, size_t en
 //   the LDCU is read only later (probe s36 at sm_120: the LDC of R4 at 0xc0
 //   shares the LDCU of UR8 at 0x60, both waited on at 0x150, which reads R4;
 //   the LDCU is waited on at 0x170, its reader, and the LDC takes the freed
-//   5). Not a global load's share: HeCBench hadamard's kernel<32, 9, float>
+//   5); or the single S2R so sharing, waited on at the next wait after the
+//   shared one that no instruction before it reads the S2R's register at
+//   (next_wait_before_reader; HeCBench ddbp's img_integration_kernel at
+//   sm_100 and sm_120 and golden case refin_sp_late_joiner: the S2R of R10 at
+//   0x60 shares 5 with the LDC of R4 at 0xa0, both waited on at 0x110, which
+//   reads R4; nvlink waits for the S2R at 0x130, where it is read, and the
+//   stack-pointer load's sharers at 0xb0 and 0xe0 join it). Not a global
+//   load's share: HeCBench hadamard's kernel<32, 9, float>
 //   at sm_120 keeps the LDG at 0x290 on the index of the LDCU of UR7 at
 //   0x180, both waited on at 0x420, which reads the LDG's R8; the LDCU is
 //   read at 0x14f0.
@@ -447,6 +463,9 @@ std::optional<std::pair<size_t, size_t>> share_to_split(const std::vector<Insn> 
           others.push_back(q.insn);
       if (others.size() == 1 && I[others[0]].op() == 0x7ac)
         if (auto ro = first_uniform_reader(I, others[0], end); ro && *ro > *wait)
+          found = {others[0], *ro};
+      if (others.size() == 1 && I[others[0]].op() == 0x919)
+        if (auto ro = next_wait_before_reader(I, others[0], *wait, end); ro && *ro > *wait)
           found = {others[0], *ro};
     }
     if (!found)
@@ -524,6 +543,8 @@ std::optional<Split> split_pressure_share(std::vector<Insn> I, const char **why)
         sh.with_5_free = true;
       sp_sharers.push_back(i);
     } else if (i > 0 && f.op() != 0x981 && f.op() != 0x980 && (busy >> f.wr() & 1) && busy != 63) {
+      if (sp && f.wr() == sp_sb && !sp_sharers.empty())
+        sh.late.push_back(i);
       free_joins.push_back(i);
     } else if (i > 0 && sp && (busy >> f.wr() & 1) && busy == 63 &&
                !grouped_global_load(I, pend, f) && f.op() != 0x981) {

@@ -196,14 +196,44 @@ inline bool no_uniform_operand(const Instruction &f) {
   return (family == 2 || family == 3 || family == 4 || family == 8) && !(op & 0x80) && op != 0x856;
 }
 
+// How many registers an operand byte of an opcode names at most, where
+// measured (operand_widths.inc): narrower than the aligned span
+// operand_names_register assumes otherwise (4 from a multiple of 4, 2 from an
+// even register). Measured as ptxas's own waits show it: where a byte's span
+// reaches a pending load result that no byte names, ptxas waits for the load
+// if and only if the operand reads or overwrites it; 30 or more such cases
+// without a wait make a width. (HeCBench quantAQLM's Code1x16MatVec and ddbp's
+// img_integration_kernel at sm_100/sm_120: the ISETP 0x20c of R8 at 0x120
+// does not read the S2R's R10, so nvlink's wait for it at 0x130 passes the
+// verifier.)
+struct OperandWidth {
+  u16 op;
+  u8 byte;
+  u8 width;
+};
+inline constexpr OperandWidth kOperandWidths[] = {
+#include "operand_widths.inc"
+};
+
+// The width of byte `byte` (2, 3, 4 or 8) of opcode `op`; 4 where not measured.
+inline unsigned measured_width(unsigned op, unsigned byte) {
+  for (const OperandWidth &w : kOperandWidths)
+    if (w.op == op && w.byte == byte)
+      return w.width;
+  return 4;
+}
+
 inline bool operand_names_register(const Instruction &f, const RegisterSet &regs, bool uniform) {
-  auto covers = [&](unsigned v) {
-    for (unsigned r = v; r < v + aligned_span(v) && r < regs.size(); r++)
+  const unsigned op = f.op(), family = op >> 8;
+  auto covers = [&](unsigned v, unsigned byte = 0) {
+    unsigned span = aligned_span(v);
+    if (byte)
+      span = std::min(span, measured_width(op, byte));
+    for (unsigned r = v; r < v + span && r < regs.size(); r++)
       if (regs.test(r))
         return true;
     return false;
   };
-  const unsigned op = f.op(), family = op >> 8;
   const unsigned b2 = f.dest(), b3 = unsigned(f.lo >> 24 & 0xff), b4 = unsigned(f.lo >> 32 & 0xff),
                  b8 = unsigned(f.hi & 0xff);
   if (op == 0x980 || op == 0x981 || op == 0x983 || op == 0x984)
@@ -214,8 +244,8 @@ inline bool operand_names_register(const Instruction &f, const RegisterSet &regs
     return false;
   if (has_no_register_operands(f))
     return false;
-  return (!(uniform && writes_general_register(f)) && covers(b2)) || covers(b3) ||
-         (family != 4 && family != 8 && covers(b4)) || (!bits_64_71_not_a_register(f) && covers(b8));
+  return (!(uniform && writes_general_register(f)) && covers(b2, 2)) || covers(b3, 3) ||
+         (family != 4 && family != 8 && covers(b4, 4)) || (!bits_64_71_not_a_register(f) && covers(b8, 8));
 }
 
 // Nothing but the stack-pointer load names R1 as a register operand (bits
@@ -359,22 +389,13 @@ inline bool names_guarded(const Instruction &f, const Guarded &g) {
 // 0x890 at 0x180 that writes R4, at the LDS at 0x190 that writes its data R7).
 inline bool must_wait_for_guarded(const Instruction &f, const Guarded &g, bool read) {
   const unsigned op = f.op();
-  if (!read)
-    return names_guarded(f, g);
-  const unsigned d = f.dest();
-  if (op == 0x980 || op == 0x981 || op == 0x983 || op == 0x984) {
+  if (read && (op == 0x980 || op == 0x981 || op == 0x983 || op == 0x984)) {
+    const unsigned d = f.dest();
     for (unsigned r = d; r < d + aligned_span(d) && r < 255; r++)
       if (g.general.test(r))
         return true;
     return false;
   }
-  // 0x890 and 0xc10 write the one register of bits 16-23: measured on
-  // ptxas's code of the real-world links (docs/corpus.md) where such a
-  // destination's aligned span reaches a pending LDS or LDG result it does
-  // not name (0x890 133 times, 0xc10 181 times, 59 and 55 of them the next
-  // register), ptxas never waits for the load there.
-  if (op == 0x890 || op == 0xc10)
-    return d < 255 && g.general.test(d);
   return names_guarded(f, g);
 }
 

@@ -89,7 +89,8 @@ TEST(Sass, BitSetsAndRowsAgree) {
 // only an instruction that may overwrite one waits for it. From the ptxas code
 // of golden case refin_store_read_round_loop (sm_100): the STS at 0x5d0
 // stores R7 at [R0]; the LDS at 0x170 reads R0 and writes R5, the 0x890 at
-// 0x180 writes R4 only, the LDS at 0x190 writes R7 (nvlink waits there).
+// 0x180 writes R4 only (measured_width), the LDS at 0x190 writes R7 (nvlink
+// waits there).
 TEST(Sass, AStoresSourcesWaitOnlyForAnOverwrite) {
   const sass::Instruction sts{0x000b800700008388, 0x0001e20000000800};
   const sass::Instruction lds_r5{0x0004000000057984, 0x003e220000000800};
@@ -100,22 +101,41 @@ TEST(Sass, AStoresSourcesWaitOnlyForAnOverwrite) {
   EXPECT_TRUE(guard->general.test(0));
   EXPECT_TRUE(guard->general.test(7));
   EXPECT_EQ(guard->general.count(), 2u);
-  // Named (the address; R4's aligned span reaches R7), but not overwritten.
+  // The LDS names the address but does not overwrite it.
   EXPECT_TRUE(sass::names_guarded(lds_r5, *guard));
-  EXPECT_TRUE(sass::names_guarded(add_r4, *guard));
   EXPECT_FALSE(sass::must_wait_for_guarded(lds_r5, *guard, true));
   EXPECT_FALSE(sass::must_wait_for_guarded(add_r4, *guard, true));
   EXPECT_TRUE(sass::must_wait_for_guarded(lds_r7, *guard, true));
-  // The same 0x890 writing R7, and a 0x210 (whose width is not decoded)
-  // writing R4, wait.
+  // The same 0x890 writing R7 waits; so does a DADD (0x229, no measured
+  // width) writing R4, whose aligned span R4-R7 reaches R7.
   EXPECT_TRUE(sass::must_wait_for_guarded({0x0000000107077890, 0x000fc6000fffe0ff}, *guard, true));
-  EXPECT_TRUE(sass::must_wait_for_guarded({0x0000000504047210, 0x000fe20007ffe0ff}, *guard, true));
-  // A load's result: any instruction naming it waits (the LDS at 0x170's R5,
-  // within R4's span).
+  EXPECT_TRUE(sass::must_wait_for_guarded({0x0000000004047229, 0x000fe20000000008}, *guard, true));
+  // A load's result: any instruction naming it waits (the LDS at 0x190's R7,
+  // named by the store), 0x890's R4 does not reach R5.
   auto result = sass::guarded_registers(lds_r5, false);
   ASSERT_TRUE(result);
-  EXPECT_TRUE(sass::must_wait_for_guarded(add_r4, *result, false));
-  EXPECT_FALSE(sass::must_wait_for_guarded(lds_r7, *result, false));
+  EXPECT_FALSE(sass::must_wait_for_guarded(add_r4, *result, false));
+  EXPECT_TRUE(sass::must_wait_for_guarded(sts, *sass::guarded_registers(lds_r7, false), false));
+}
+
+// Operand widths measured on ptxas's code (kOperandWidths): where a byte's
+// aligned span reaches a pending load result it does not name, ptxas never
+// waits for 0x890's destination or ISETP's (0x20c) second operand beyond one
+// register, nor the ISETP's first beyond two; IMAD.WIDE's (0x825) pair in
+// bits 64-71 is not narrowed, nor is anything not measured.
+TEST(Sass, MeasuredOperandWidthsNarrowTheAlignedSpan) {
+  EXPECT_EQ(sass::measured_width(0x890, 2), 1u);
+  EXPECT_EQ(sass::measured_width(0x20c, 4), 1u);
+  EXPECT_EQ(sass::measured_width(0x20c, 3), 2u);
+  EXPECT_EQ(sass::measured_width(0x825, 8), 4u);
+  EXPECT_EQ(sass::measured_width(0x229, 2), 4u);
+  // ISETP of R8 (bits 24-31) and R5: R10 is not named, R9 is.
+  const sass::Instruction isetp{0x000000050800720c, 0x000fe20003f06270};
+  sass::RegisterSet r10, r9;
+  r10.set(10);
+  r9.set(9);
+  EXPECT_FALSE(sass::operand_names_register(isetp, r10, false));
+  EXPECT_TRUE(sass::operand_names_register(isetp, r9, false));
 }
 
 } // namespace
