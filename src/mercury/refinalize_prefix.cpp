@@ -764,10 +764,20 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
       continue;
     // (Global and generic loads, 0x981 and 0x980, take indices from 2:
     // real-world hec-dense-embedding's segment bounds, loaded before the
-    // loop, and quicksort's, sampling's, graphB+'s kernels at sm_100/sm_120.)
-    if (f.op() != 0x7ac && f.op() != 0xb82 && f.op() != 0x919 && f.op() != 0x9c3 && f.op() != 0x981 &&
-        f.op() != 0x980)
-      return fail("a producer other than LDC, LDCU, S2R, S2UR, LDG before its end");
+    // loop, and quicksort's, sampling's, graphB+'s kernels at sm_100/sm_120.
+    // The variable-latency forms 0x301, 0x305, 0x306 and 0x308 (0x306, 0x308
+    // and 0x305 are the conversion, reciprocal and conversion back of an
+    // integer division by a value known only at run time) take indices from
+    // 0, as in the whole-kernel model: HeCBench bitpermute's
+    // bit_rev_permutation_z (0x301 at 0xf0 and 0x170) at sm_100 and sm_120,
+    // sc's StreamCompaction (0x305 at 0x50) and mnist's fp_bias_c1 and
+    // bp_weight_f (0x306, 0x308, 0x305 at 0x80, 0x90, 0x110) at sm_100 and
+    // golden case refin_region_division, whose regions nvlink re-allocates
+    // so; the self-check below must still reproduce ptxas's region.)
+    static constexpr u16 kRegionProducers[] = {0x7ac, 0xb82, 0x919, 0x9c3, 0x981, 0x980,
+                                               0x301, 0x305, 0x306, 0x308};
+    if (std::find(std::begin(kRegionProducers), std::end(kRegionProducers), f.op()) == std::end(kRegionProducers))
+      return fail("a producer other than LDC, LDCU, S2R, S2UR, a load or 0x301-0x308 before its end");
     pend.push_back({prods.size(), f.wr()});
     prods.push_back(i);
     need.push_back(SIZE_MAX);
