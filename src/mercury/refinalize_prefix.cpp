@@ -707,7 +707,7 @@ std::optional<std::vector<unsigned>> simulate(const std::vector<size_t> &prods,
 // reproduce, keeps them in nvlink's output). The region's producers `rest`
 // take the indices `fresh`, waited on at `wait_at` (regroup_prefix, below).
 std::vector<Controls> regrouped_controls(const std::vector<Insn> &I, size_t region_end,
-                                         const std::vector<size_t> &rest,
+                                         const std::vector<size_t> &rest, const std::vector<bool> &rest_reads,
                                          const std::vector<unsigned> &fresh,
                                          const std::vector<size_t> &wait_at) {
   std::vector<Controls> out(I.size());
@@ -717,7 +717,7 @@ std::vector<Controls> regrouped_controls(const std::vector<Insn> &I, size_t regi
   for (size_t i = 1; i <= region_end; i++)
     out[i].wait = 0;
   for (size_t x = 0; x < rest.size(); x++) {
-    out[rest[x]].wr = fresh[x];
+    (rest_reads[x] ? out[rest[x]].rd : out[rest[x]].wr) = fresh[x];
     out[wait_at[x]].wait |= 1u << fresh[x];
   }
   return out;
@@ -745,6 +745,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
     unsigned sb;
   };
   std::vector<size_t> prods;            // instruction of each producer (the first: the load)
+  std::vector<bool> reads;              // a read scoreboard (before its instruction's write)
   std::vector<size_t> need;             // its retiring instruction
   std::vector<Pending> pend;
   std::optional<size_t> region_end;
@@ -758,8 +759,19 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
       region_end = i;
       break;
     }
-    if (f.rd() != 7)
-      return fail("a read scoreboard before its end");
+    // A read scoreboard is a producer before its instruction's write, as in
+    // the whole-kernel model, retired by ptxas's wait on it like the others:
+    // the division's conversion back (0x305 with a read scoreboard, HeCBench
+    // mnist's fp_bias_c1 and bp_weight_f at sm_120, 0xe0; moe-align's two
+    // kernels at sm_100 and sm_120, golden case refin_region_division at
+    // sm_120) and a global load's (hwt1d's dwtHaar1D at sm_100, the LDG at
+    // 0xe0 on read scoreboard 3).
+    if (f.rd() != 7) {
+      pend.push_back({prods.size(), f.rd()});
+      prods.push_back(i);
+      reads.push_back(true);
+      need.push_back(SIZE_MAX);
+    }
     if (f.wr() == 7)
       continue;
     // (Global and generic loads, 0x981 and 0x980, take indices from 2:
@@ -780,6 +792,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
       return fail("a producer other than LDC, LDCU, S2R, S2UR, a load or 0x301-0x308 before its end");
     pend.push_back({prods.size(), f.wr()});
     prods.push_back(i);
+    reads.push_back(false);
     need.push_back(SIZE_MAX);
   }
   if (!region_end || prods.size() < 2)
@@ -795,11 +808,15 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   std::vector<bool> certain(prods.size(), false), unsure(prods.size(), false);
   // The stack-pointer load's sharers (it is pending up to the region's end).
   std::vector<bool> sp_sharer(prods.size(), false);
+  // (The ptxas index of producer x.)
+  auto sb_of = [&](size_t x) { return reads[x] ? I[prods[x]].rd() : I[prods[x]].wr(); };
   for (size_t x = 1; x < prods.size(); x++)
-    sp_sharer[x] = I[prods[x]].wr() == I[0].wr();
+    sp_sharer[x] = !reads[x] && sb_of(x) == I[0].wr();
   bool unread_sp_sharer = false;
   for (size_t x = 1; x < prods.size(); x++) {
     size_t p = prods[x];
+    if (reads[x])
+      continue; // (nothing reads what a read scoreboard guards: never certain)
     // A sharer of the stack-pointer load's index waited on (with it) by a
     // predicated EXIT or BRA, which reads no register (checked below).
     if (sp_sharer[x] && need[x] == need[0] &&
@@ -807,7 +824,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
       unread_sp_sharer = true;
     bool shared = false;
     for (size_t y = 1; y < prods.size(); y++)
-      shared |= y != x && I[prods[y]].wr() == I[p].wr() && need[y] == need[x];
+      shared |= y != x && sb_of(y) == sb_of(x) && need[y] == need[x];
     if (I[p].op() == 0x7ac) {
       // (Nothing is pending past the region's end in nvlink's code either:
       // a reader after it does not make the need; HeCBench metropolis's
@@ -837,16 +854,16 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
                              const std::vector<size_t> &wait_at) {
     std::vector<Controls> c(*region_end + 1);
     for (size_t i = 0; i <= *region_end; i++)
-      c[i] = {i < *region_end ? 7u : I[i].wr(), I[i].rd(), 0};
+      c[i] = {i < *region_end ? 7u : I[i].wr(), i < *region_end ? 7u : I[i].rd(), 0};
     for (size_t x = 0; x < ps.size(); x++) {
-      c[ps[x]].wr = sb[x];
+      (reads[x] ? c[ps[x]].rd : c[ps[x]].wr) = sb[x];
       c[wait_at[x]].wait |= 1u << sb[x];
     }
     return c;
   };
   std::vector<unsigned> start(prods.size(), 0);
   for (size_t x = 0; x < prods.size(); x++)
-    if (I[prods[x]].op() == 0x981 || I[prods[x]].op() == 0x980)
+    if (!reads[x] && (I[prods[x]].op() == 0x981 || I[prods[x]].op() == 0x980))
       start[x] = 2;
   std::optional<unsigned> K;
   for (unsigned k : {5u, 6u}) {
@@ -877,6 +894,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   std::vector<bool> rest_certain(certain.begin() + 1, certain.end());
   std::vector<unsigned> rest_start(start.begin() + 1, start.end());
   std::vector<bool> rest_sp_sharer(sp_sharer.begin() + 1, sp_sharer.end());
+  std::vector<bool> rest_reads(reads.begin() + 1, reads.end());
   std::vector<size_t> wait_at;
   auto fresh = prefix::simulate(rest, rest_need, rest_certain, rest_start, rest_sp_sharer, *K, &wait_at);
   if (!fresh)
@@ -884,7 +902,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   for (size_t x = 0; x < rest.size(); x++)
     if (unsure[x + 1] && wait_at[x] >= rest_need[x])
       return fail("an LDCU of undecoded reader decides a wait"); // (hec-dct8x8 at sm_120 if its LDCU's reader were not decoded)
-  return regrouped_controls(I, *region_end, rest, *fresh, wait_at);
+  return regrouped_controls(I, *region_end, rest, rest_reads, *fresh, wait_at);
 }
 
 } // namespace dlink::refinalize_model
