@@ -25,44 +25,16 @@ using sass::is_branch;
 // for it reads its register by this decoding (3,757 of those waits are at an
 // instruction it says reads it; the others at one not decoded, or early).
 std::optional<bool> reads_uniform(const Insn &f, unsigned reg, unsigned count) {
-  unsigned op = f.op(), form = op >> 9;
-  auto in = [&](unsigned v) { return v >= reg && v < reg + count; };
-  if (op == 0x7ac || op == 0xb82 || op == 0x9c3 || op == 0x919)
-    return false;
-  // BSSY and BSYNC: a convergence barrier and an offset.
-  if (op == 0x945 || op == 0x941)
-    return false;
-  // Loads and stores (sass.h, operand_names_register): a load's uniform
-  // operand is bits 32-39, an STG's bits 64-71, an STS has none; the
-  // addresses are general registers. Other stores in the 0x380 family:
-  // not decoded (0x387's bits 32-39 are not a uniform operand).
-  if (op == 0x980 || op == 0x981 || op == 0x983 || op == 0x984)
-    return in(unsigned(f.lo >> 32 & 0xff));
-  if (op == 0x986)
-    return in(unsigned(f.hi & 0xff));
-  if (op == 0x388)
-    return false;
-  if (op >= 0x380 && op <= 0x38f)
+  auto bytes = sass::uniform_operand_bytes(f);
+  if (!bytes)
     return std::nullopt;
-  // The general datapath's forms 0x2xx, 0x3xx, 0x4xx, 0x8xx (sass.h; an
-  // immediate move 0x431 among them) read none; 0x856 is not decoded (it
-  // names an LDCU's register in bits 16-31 at ptxas's wait for it in 73
-  // instances, before it in none).
-  if (sass::no_uniform_operand(f))
-    return false;
-  if (op == 0x856)
-    return std::nullopt;
-  // The uniform datapath (bit 7 of the opcode): the immediate and constant
-  // forms 0x4xx and 0x8xx read uniform registers in bits 24-31 and 64-71,
-  // the register form 0x2xx also in bits 32-39, the other uniform forms
-  // (0x3xx with bit 7, 0xcxx, 0xexx) in bits 32-39.
-  if (op >> 8 == 4 || op >> 8 == 8)
-    return in(unsigned(f.lo >> 24 & 0xff)) || in(unsigned(f.hi & 0xff));
-  if (op >> 8 == 2)
-    return in(unsigned(f.lo >> 24 & 0xff)) || in(unsigned(f.lo >> 32 & 0xff)) || in(unsigned(f.hi & 0xff));
-  if (form == 1 || form == 6 || form == 7)
-    return in(unsigned(f.lo >> 32 & 0xff));
-  return std::nullopt;
+  for (unsigned b : {3u, 4u, 8u})
+    if (*bytes >> b & 1) {
+      unsigned v = unsigned(b == 8 ? f.hi & 0xff : f.lo >> (8 * b) & 0xff);
+      if (v >= reg && v < reg + count)
+        return true;
+    }
+  return false;
 }
 
 // First instruction after the LDCU at `p` (before `end`) that reads its
@@ -806,6 +778,13 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   // (srad_cuda_2's LDC at 0x60 does not join the LDCU at 0x30, waited at
   // the same 0x100 in ptxas's code but not read there as far as decoded).
   std::vector<bool> certain(prods.size(), false), unsure(prods.size(), false);
+  // ptxas's own allocation, which the region must reproduce, places a shared
+  // LDCU by ptxas's wait on it, not by its reader (HeCBench minisweep's
+  // init_facexz at sm_100/sm_120 and golden case refin_region_ldcu_share: the
+  // LDCU of UR8 at 0xb0, all six taken, joins the group waited on at 0xf0,
+  // read at 0x100; nw's kernel1 at sm_120); nvlink's allocation waits for it
+  // at its reader (below).
+  const std::vector<size_t> ptxas_need = need;
   // The stack-pointer load's sharers (it is pending up to the region's end).
   std::vector<bool> sp_sharer(prods.size(), false);
   // (The ptxas index of producer x.)
@@ -868,7 +847,7 @@ std::optional<std::vector<Controls>> regroup_prefix(const std::vector<Insn> &I, 
   std::optional<unsigned> K;
   for (unsigned k : {5u, 6u}) {
     std::vector<size_t> wait_at;
-    auto self = prefix::simulate(prods, need, certain, start, sp_sharer, k, &wait_at);
+    auto self = prefix::simulate(prods, ptxas_need, certain, start, sp_sharer, k, &wait_at);
     if (!self)
       continue;
     auto c = region_controls(prods, *self, wait_at);

@@ -223,6 +223,40 @@ inline unsigned measured_width(unsigned op, unsigned byte) {
   return 4;
 }
 
+// The operand bytes (3: bits 24-31, 4: bits 32-39, 8: bits 64-71) in which
+// `f` reads uniform registers, as a bit mask; nullopt for a form not decoded.
+// Measured on ptxas's code of the sm_100/sm_120 real-world corpus (docs/notes/
+// refinalization.md, "Uniform operands of the general forms"): LDC, LDCU, S2R,
+// S2UR, BSSY and BSYNC read none; a load reads one in bits 32-39, an STG in
+// bits 64-71, an STS none (other 0x380-0x38f stores: not decoded); the general
+// datapath's forms (no_uniform_operand) none, 0x856 not decoded; the uniform
+// datapath (bit 7 of the opcode) in bits 24-31 and 64-71 in the immediate and
+// constant forms 0x4xx and 0x8xx, also bits 32-39 in the register form 0x2xx,
+// bits 32-39 in 0x3xx, 0xcxx and 0xexx.
+inline std::optional<unsigned> uniform_operand_bytes(const Instruction &f) {
+  const unsigned op = f.op(), family = op >> 8, form = op >> 9;
+  constexpr unsigned b3 = 1u << 3, b4 = 1u << 4, b8 = 1u << 8;
+  if (op == 0x7ac || op == 0xb82 || op == 0x9c3 || op == 0x919 || op == 0x945 || op == 0x941 || op == 0x388)
+    return 0u;
+  if (op == 0x980 || op == 0x981 || op == 0x983 || op == 0x984)
+    return b4;
+  if (op == 0x986)
+    return b8;
+  if (op >= 0x380 && op <= 0x38f)
+    return std::nullopt;
+  if (no_uniform_operand(f))
+    return 0u;
+  if (op == 0x856)
+    return std::nullopt;
+  if (family == 4 || family == 8)
+    return b3 | b8;
+  if (family == 2)
+    return b3 | b4 | b8;
+  if (form == 1 || form == 6 || form == 7)
+    return b4;
+  return std::nullopt;
+}
+
 inline bool operand_names_register(const Instruction &f, const RegisterSet &regs, bool uniform) {
   const unsigned op = f.op(), family = op >> 8;
   auto covers = [&](unsigned v, unsigned byte = 0) {
@@ -244,6 +278,12 @@ inline bool operand_names_register(const Instruction &f, const RegisterSet &regs
     return false;
   if (has_no_register_operands(f))
     return false;
+  // A uniform register: the destination unless it is a general one, and the
+  // bytes the form reads uniform registers in, where decoded.
+  if (uniform && !is_control(f))
+    if (auto bytes = uniform_operand_bytes(f))
+      return (!writes_general_register(f) && covers(b2, 2)) || (*bytes >> 3 & 1 && covers(b3, 3)) ||
+             (*bytes >> 4 & 1 && covers(b4, 4)) || (*bytes >> 8 & 1 && covers(b8, 8));
   return (!(uniform && writes_general_register(f)) && covers(b2, 2)) || covers(b3, 3) ||
          (family != 4 && family != 8 && covers(b4, 4)) || (!bits_64_71_not_a_register(f) && covers(b8, 8));
 }

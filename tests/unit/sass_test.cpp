@@ -138,5 +138,25 @@ TEST(Sass, MeasuredOperandWidthsNarrowTheAlignedSpan) {
   EXPECT_TRUE(sass::operand_names_register(isetp, r9, false));
 }
 
+// Uniform operands by form (uniform_operand_bytes): in golden case
+// refin_region_ldcu_share (sm_100) the LDCU at 0xb0 loads UR11; the IMAD at
+// 0xf0 (0xc24) names R10 in bits 24-31, a general register, and UR4 in bits
+// 32-39; the ISETP at 0x100 (0xc0c) reads UR11 there. A form not decoded
+// (0x856) keeps the aligned span of every byte.
+TEST(Sass, UniformOperandsByForm) {
+  const sass::Instruction ldcu{0x00007200ff0b77ac, 0x000ea20008000800};
+  const sass::Instruction imad{0x000000040a0a7c24, 0x004fca000f8e020b};
+  const sass::Instruction isetp{0x0000000b0a007c0c, 0x000fe20008706670};
+  auto ur11 = sass::guarded_registers(ldcu, false);
+  ASSERT_TRUE(ur11);
+  EXPECT_TRUE(ur11->uniform.test(11));
+  EXPECT_EQ(sass::uniform_operand_bytes(imad), std::optional<unsigned>(1u << 4));
+  EXPECT_FALSE(sass::names_guarded(imad, *ur11));
+  EXPECT_TRUE(sass::names_guarded(isetp, *ur11));
+  EXPECT_EQ(sass::uniform_operand_bytes(ldcu), std::optional<unsigned>(0u));
+  EXPECT_EQ(sass::uniform_operand_bytes({0x000000000a0a7856, 0x0000000000000000}), std::nullopt);
+  EXPECT_TRUE(sass::names_guarded({0x000000000a0a7856, 0x0000000000000000}, *ur11));
+}
+
 } // namespace
 } // namespace dlink
