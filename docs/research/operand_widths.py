@@ -3,8 +3,11 @@
 src/mercury/sass.h; docs/notes/refinalization.md, "Operand widths measured on ptxas's
 code").
 
-Usage: operand_widths.py CUBIN...   (cubins of ptxas's code: links made with
-dlink --dlink-no-refinalize, e.g. every job of tools/corpus at sm_100 and sm_120)
+Usage: operand_widths.py [--uniform] CUBIN...   (cubins of ptxas's code: links made
+with dlink --dlink-no-refinalize, e.g. every job of tools/corpus at sm_100 and sm_120)
+
+--uniform measures against pending LDCU results (width from bits 72-79) instead:
+src/mercury/operand_widths_uniform.inc.
 
 In straight-line code, track each pending LDS/LDG result (0x984/0x981, width from bits
 73-75) alone on its scoreboard index. At a later instruction that names none of the
@@ -31,7 +34,7 @@ def span(v):
     return 4 if v % 4 == 0 else 2 if v % 2 == 0 else 1
 
 
-def count(paths):
+def count(paths, uniform=False):
     c = collections.Counter()
     for path in paths:
         for name, d in sections(path).items():
@@ -60,15 +63,22 @@ def count(paths):
                 if rd != 7:
                     pend[rd] = None
                 if wr != 7:
-                    size, dest = hi >> 9 & 7, lo >> 16 & 0xff
-                    width = 1 if size <= 4 else 2 if size == 5 else 4 if size == 6 else 0
-                    exact = op in (0x981, 0x984) and wr not in pend and width and dest != 0xff
+                    dest = lo >> 16 & 0xff
+                    if uniform:
+                        size = hi >> 8 & 0xff
+                        width = 1 if size == 0x08 else 2 if size == 0x0a else 4 if size == 0x0c else 0
+                        exact = op == 0x7ac and wr not in pend and width and dest != 0xff
+                    else:
+                        size = hi >> 9 & 7
+                        width = 1 if size <= 4 else 2 if size == 5 else 4 if size == 6 else 0
+                        exact = op in (0x981, 0x984) and wr not in pend and width and dest != 0xff
                     pend[wr] = set(range(dest, dest + width)) if exact else None
     return c
 
 
 def main():
-    c = count(sys.argv[1:])
+    uniform = sys.argv[1] == '--uniform'
+    c = count(sys.argv[2:] if uniform else sys.argv[1:], uniform)
     keys = sorted({(op, byte) for op, byte, _, _ in c})
     for op, byte in keys:
         n = {k: (c[(op, byte, k, False)], c[(op, byte, k, True)]) for k in (1, 2, 3)}

@@ -202,7 +202,7 @@ inline bool no_uniform_operand(const Instruction &f) {
 // even register). Measured as ptxas's own waits show it: where a byte's span
 // reaches a pending load result that no byte names, ptxas waits for the load
 // if and only if the operand reads or overwrites it; 30 or more such cases
-// without a wait make a width. (HeCBench quantAQLM's Code1x16MatVec and ddbp's
+// without a wait make a width. (HeCBench ddbp's
 // img_integration_kernel at sm_100/sm_120: the ISETP 0x20c of R8 at 0x120
 // does not read the S2R's R10, so nvlink's wait for it at 0x130 passes the
 // verifier.)
@@ -214,10 +214,17 @@ struct OperandWidth {
 inline constexpr OperandWidth kOperandWidths[] = {
 #include "operand_widths.inc"
 };
+// The same for uniform registers, against pending LDCU results (0xc24's
+// uniform operand in bits 32-39 names a pair at times: width 2).
+inline constexpr OperandWidth kUniformOperandWidths[] = {
+#include "operand_widths_uniform.inc"
+};
 
-// The width of byte `byte` (2, 3, 4 or 8) of opcode `op`; 4 where not measured.
-inline unsigned measured_width(unsigned op, unsigned byte) {
-  for (const OperandWidth &w : kOperandWidths)
+// The width of byte `byte` (2, 3, 4 or 8) of opcode `op` in the general or
+// the uniform register file; 4 where not measured.
+inline unsigned measured_width(unsigned op, unsigned byte, bool uniform = false) {
+  for (const OperandWidth &w : uniform ? std::span<const OperandWidth>(kUniformOperandWidths)
+                                       : std::span<const OperandWidth>(kOperandWidths))
     if (w.op == op && w.byte == byte)
       return w.width;
   return 4;
@@ -262,7 +269,7 @@ inline bool operand_names_register(const Instruction &f, const RegisterSet &regs
   auto covers = [&](unsigned v, unsigned byte = 0) {
     unsigned span = aligned_span(v);
     if (byte)
-      span = std::min(span, measured_width(op, byte));
+      span = std::min(span, measured_width(op, byte, uniform));
     for (unsigned r = v; r < v + span && r < regs.size(); r++)
       if (regs.test(r))
         return true;

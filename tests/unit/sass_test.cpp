@@ -154,6 +154,13 @@ TEST(Sass, UniformOperandsByForm) {
   EXPECT_FALSE(sass::names_guarded(imad, *ur11));
   EXPECT_TRUE(sass::names_guarded(isetp, *ur11));
   EXPECT_EQ(sass::uniform_operand_bytes(ldcu), std::optional<unsigned>(0u));
+  // Uniform widths are measured on their own: 0xc24's uniform operand reaches
+  // a pair at times (UR4 names UR5 too), 0xc0c's does not.
+  EXPECT_EQ(sass::measured_width(0xc24, 4, true), 2u);
+  EXPECT_EQ(sass::measured_width(0xc0c, 4, true), 1u);
+  sass::RegisterSet ur5;
+  ur5.set(5);
+  EXPECT_TRUE(sass::operand_names_register(imad, ur5, true));
   EXPECT_EQ(sass::uniform_operand_bytes({0x000000000a0a7856, 0x0000000000000000}), std::nullopt);
   EXPECT_TRUE(sass::names_guarded({0x000000000a0a7856, 0x0000000000000000}, *ur11));
 }
