@@ -294,9 +294,10 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
   // free index stay (probe q03). A single sharer whose wait is at a
   // predicated EXIT or BRA joins another index instead
   // (join_unread_sp_sharer, above); any other such wait is not modelled.
+  // (The producers that took the load's index with indices free after the
+  // first sharer go with the sharers.)
+  sp_sharers.insert(sp_sharers.end(), sh.late.begin(), sh.late.end());
   for (size_t x : sp_sharers)
-    I[x].w = 6;
-  for (size_t x : sh.late)
     I[x].w = 6;
   size_t left = 0;
   // A branch ending the straight-line prefix may carry the wait (fwt's
@@ -309,8 +310,7 @@ std::optional<Split> split_sp_sharers(std::vector<Insn> I, unsigned sp_sb, size_
       I[i].m |= 1u << 6;
       left = 0;
     }
-    if (std::find(sp_sharers.begin(), sp_sharers.end(), i) != sp_sharers.end() ||
-        std::find(sh.late.begin(), sh.late.end(), i) != sh.late.end())
+    if (std::find(sp_sharers.begin(), sp_sharers.end(), i) != sp_sharers.end())
       left++;
   }
   // A sharer with 5 free that nothing in the prefix waits on is waited on,
