@@ -6,6 +6,7 @@
 #include "dlink/log.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -75,15 +76,16 @@ std::optional<size_t> first_uniform_reader(const std::vector<Insn> &I, size_t p,
 // the pending producer whose next wait comes first, not counting a wait at the
 // very next instruction (memcpy_3d_device<unsigned long, 0, 0, *> at 0x80:
 // waits at 0x90 and 0xb0, joins 0xb0's; cg_grid's k_tiles at sm_100-sm_110,
-// the S2R at 0xb0: waits at 0xc0 and 0xd0, joins 0xd0's). Returns the input
-// with the producer moved to that index, nullopt when the case does not
-// apply.
+// the S2R at 0xb0: waits at 0xc0 and 0xd0, joins 0xd0's). LDCU sharers (one
+// or more) whose EXIT/BRA also retires one other pending producer join that
+// producer's index instead (below). Returns the input with the sharers moved,
+// nullopt when the case does not apply.
 template <class PendingT>
 std::optional<std::vector<Insn>> join_unread_sp_sharer(std::vector<Insn> I,
                                                        const std::vector<size_t> &sharers,
                                                        const std::vector<PendingT> &pend,
                                                        size_t end) {
-  if (sharers.size() != 1)
+  if (sharers.empty())
     return std::nullopt;
   const size_t s = sharers.front();
   const unsigned sp_sb = I[0].wr();
@@ -97,6 +99,7 @@ std::optional<std::vector<Insn>> join_unread_sp_sharer(std::vector<Insn> I,
     return std::nullopt;
   std::optional<size_t> best_at;
   unsigned best_sb = 7;
+  unsigned at_w = 0; // indices of pending producers the EXIT/BRA retires too
   for (const PendingT &q : pend) {
     if (q.insn == 0 || q.sb == sp_sb)
       continue;
@@ -106,14 +109,35 @@ std::optional<std::vector<Insn>> join_unread_sp_sharer(std::vector<Insn> I,
         at = i;
     if (!at)
       return std::nullopt; // a pending producer retired after the EXIT/BRA
-    if (*at < s + 2 || *at == *w)
+    if (*at == *w)
+      at_w |= 1u << q.sb;
+    if (*at < s + 2 || *at == *w || sharers.size() != 1)
       continue;
     if (!best_at || *at < *best_at || (*at == *best_at && q.sb < best_sb)) {
       best_at = at;
       best_sb = q.sb;
     }
   }
-  if (!best_at)
+  // LDCU sharers, each first retired at the EXIT/BRA, whose wait there also
+  // retires one other pending producer take that producer's index, and the
+  // EXIT/BRA keeps its wait (HeCBench threadcpy's threads_copy_kernel<char,
+  // 4/8/16> at sm_100: the LDCU at 0x60 joins the LDCU at 0x40, both retired
+  // at the @P0 BRA at 0x100, not the producer waited on at 0x80; <char, 2>:
+  // the two LDCUs at 0x60 and 0x70 do so rather than keep the freed index).
+  const bool ldcus = std::all_of(sharers.begin(), sharers.end(), [&](size_t x) {
+    if (I[x].op() != 0x7ac)
+      return false;
+    for (size_t i = x + 1; i < *w; i++)
+      if (I[i].wait() >> sp_sb & 1)
+        return false;
+    return true;
+  });
+  if (ldcus && std::popcount(at_w) == 1) {
+    for (size_t x : sharers)
+      I[x].w = unsigned(std::countr_zero(at_w));
+    return I;
+  }
+  if (!best_at || sharers.size() != 1)
     return std::nullopt;
   I[s].w = best_sb;
   return I;
