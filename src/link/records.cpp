@@ -12,6 +12,7 @@
 #include "mercury/merge_twins.h"
 #include "output_model.h"
 #include "relocatable.h"
+#include "input_prefetch.h"
 #include "validate.h"
 
 #include <algorithm>
@@ -455,6 +456,11 @@ void run_merge_backlog(const Context &ctx, MergeBacklog &backlog) {
     }
   }, 8);
   backlog.copies.clear();
+  // The code bytes were most of what the merge reads of the mapped inputs:
+  // their pages leave the resident set before the conversions grow the
+  // output (a conversion that reads an input's bytes again faults them in
+  // from the page cache). Plain sm_90, 1,000 TUs: peak 303 -> 271-279 MiB.
+  inputs::release_input_pages(ctx);
   // Then the relocations and records, each section's in merge order. Every
   // job is converted at once: a section's only job straight into it, the
   // jobs of a section with several (.nv.info's module records, the debug
