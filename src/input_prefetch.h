@@ -50,8 +50,9 @@ FileKind classify_file(std::string_view path, std::span<const u8> bytes);
 // pages of read-only private mappings of regular files: a later read faults
 // them in again from the page cache, with the same bytes. The validation
 // releases the inputs it checked and the merge those it took, a group at a
-// time, and the merge all of them at its end, when what the output keeps
-// has been copied (the small sections, names included, were copied when the
+// time, and the merge all of them once the code bytes are copied (before
+// the conversions) and again at its end, when what the output keeps has
+// been copied (the small sections, names included, were copied when the
 // input was read: elf.h read_elf), so that the inputs do not add up in the
 // peak resident memory.
 void release_input_pages(const Context &ctx);
