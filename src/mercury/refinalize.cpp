@@ -221,6 +221,24 @@ Flow pending_flow(const Model &M, bool across_back) {
 // nullopt for shares the model does not cover. share_if_full: per producer
 // split from its share, the group it rejoins where no index is free for it
 // (kNoGroup for the others).
+// Whether the wait that retires producer x in ptxas's code (in the
+// straight-line code after it) leaves x's result unread, where the registers
+// x guards are known. (Not where only the producer x joined is unread there:
+// that loses 5 of HeCBench radixsort2's kernels at sm_100.)
+bool join_unread(const Model &M, const Flow &F, size_t x) {
+  const size_t i = M.prods[x].insn;
+  auto regs = sass::guarded_registers(M.I[i], false);
+  if (!regs)
+    return false;
+  for (size_t k = i + 1; k < M.n; k++) {
+    if (F.retired[k].test(x))
+      return !sass::names_guarded(M.I[k], *regs);
+    if (M.leader[k])
+      return false;
+  }
+  return false;
+}
+
 std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, bool drop_first,
                                                 bool keep_pressure_shares, bool refinalization_rules,
                                                 std::vector<size_t> &share_if_full, const char **why) {
@@ -287,6 +305,22 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       // free (CUB's DeviceReduceSingleTileKernel in HeCBench tsne, ssim,
       // laplace and logic-rewrite: the last LDG's read scoreboard on the
       // LDC's index; 10 kernels reproduced, none lost).
+      // A producer that joined a pending index with only 5 free (ptxas keeps
+      // 5 for last) while the stack-pointer load is pending, not read by the
+      // wait that retires the share: without that load an index below 5 is
+      // free, and nvlink gives it that index, waited on at its first reader
+      // (defer_uncoupled_waits), as the opening region's rule has it for a
+      // producer not read at its need (HeCBench ldpc's two vnp kernels at
+      // sm_100 and sm_120: the S2R of R3 at 0x70 (0x80) joins the LDCU at 0x50
+      // (0x60), retired at the LDG at 0xb0, and R3 is read at 0xc0; nvlink's
+      // S2R takes 4, waited on at 0xc0; 4 kernels as nvlink writes them, none
+      // lost).
+      if (drop_first && free_left && sp_pending && s == 0 && !prods[x].read && prods[x].sb != 6 &&
+          !keep_pressure_shares && group[x] != M.gen[0].back() && (busy & 63) == 31 &&
+          join_unread(M, F, x)) {
+        group[x] = x;
+        continue;
+      }
       if (drop_first && !free_left && sp_pending && (s == 0 || s == 2) && prods[x].sb != 6 &&
           !keep_pressure_shares && !grouped_reads && group[x] != M.gen[0].back() && !prods[x].read) {
         // Without that load an index is free there: the producer takes one
