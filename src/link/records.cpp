@@ -459,7 +459,8 @@ void run_merge_backlog(const Context &ctx, MergeBacklog &backlog) {
   // The code bytes were most of what the merge reads of the mapped inputs:
   // their pages leave the resident set before the conversions grow the
   // output (a conversion that reads an input's bytes again faults them in
-  // from the page cache). Plain sm_90, 1,000 TUs: peak 303 -> 271-279 MiB.
+  // from the page cache). Plain sm_90, 1,000 TUs at 2 threads: peak 301 -> 267
+  // MiB (docs/performance.md).
   inputs::release_input_pages(ctx);
   // Then the relocations and records, each section's in merge order. Every
   // job is converted at once: a section's only job straight into it, the

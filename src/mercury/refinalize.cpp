@@ -217,14 +217,11 @@ Flow pending_flow(const Model &M, bool across_back) {
   return F;
 }
 
-// Groups: a producer that takes a scoreboard still pending shares it.
-// nullopt for shares the model does not cover. share_if_full: per producer
-// split from its share, the group it rejoins where no index is free for it
-// (kNoGroup for the others).
 // Whether the wait that retires producer x in ptxas's code (in the
 // straight-line code after it) leaves x's result unread, where the registers
-// x guards are known. (Not where only the producer x joined is unread there:
-// that loses 5 of HeCBench radixsort2's kernels at sm_100.)
+// x guards are known. (Splitting also where only the producer x joined is
+// unread there gained no real-world kernel and lost some of HeCBench
+// radixsort2's at sm_100.)
 bool join_unread(const Model &M, const Flow &F, size_t x) {
   const size_t i = M.prods[x].insn;
   auto regs = sass::guarded_registers(M.I[i], false);
@@ -239,6 +236,10 @@ bool join_unread(const Model &M, const Flow &F, size_t x) {
   return false;
 }
 
+// Groups: a producer that takes a scoreboard still pending shares it.
+// nullopt for shares the model does not cover. share_if_full: per producer
+// split from its share, the group it rejoins where no index is free for it
+// (kNoGroup for the others).
 std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, bool drop_first,
                                                 bool keep_pressure_shares, bool refinalization_rules,
                                                 std::vector<size_t> &share_if_full, const char **why) {
