@@ -111,7 +111,7 @@ std::optional<std::vector<Insn>> join_unread_sp_sharer(std::vector<Insn> I,
       return std::nullopt; // a pending producer retired after the EXIT/BRA
     if (*at == *w)
       at_w |= 1u << q.sb;
-    if (*at < s + 2 || *at == *w || sharers.size() != 1)
+    if (*at < s + 2 || *at == *w)
       continue;
     if (!best_at || *at < *best_at || (*at == *best_at && q.sb < best_sb)) {
       best_at = at;
@@ -137,7 +137,7 @@ std::optional<std::vector<Insn>> join_unread_sp_sharer(std::vector<Insn> I,
       I[x].w = unsigned(std::countr_zero(at_w));
     return I;
   }
-  if (!best_at || sharers.size() != 1)
+  if (!best_at || sharers.size() != 1) // (the producer waited on next: a single sharer's rule)
     return std::nullopt;
   I[s].w = best_sb;
   return I;
