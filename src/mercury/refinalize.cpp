@@ -236,6 +236,39 @@ bool join_unread(const Model &M, const Flow &F, size_t x) {
   return false;
 }
 
+// Whether the wait that retires producer x in ptxas's code (in the
+// straight-line code after it) reads none of the results of the producers x
+// shares an index with (those pending at x on that index), where the
+// registers of all of them are known: the share makes them wait before
+// their first reader.
+bool partners_unread(const Model &M, const Flow &F, size_t x) {
+  const size_t i = M.prods[x].insn;
+  std::vector<sass::Guarded> partners;
+  bool unknown = false;
+  F.in[i].for_each_set([&](size_t y) {
+    if (M.prods[y].sb != M.prods[x].sb || unknown)
+      return;
+    auto regs = sass::guarded_registers(M.I[M.prods[y].insn], M.prods[y].read);
+    if (!regs)
+      unknown = true;
+    else
+      partners.push_back(*regs);
+  });
+  if (unknown || partners.empty())
+    return false;
+  for (size_t k = i + 1; k < M.n; k++) {
+    if (F.retired[k].test(x)) {
+      for (const sass::Guarded &g : partners)
+        if (sass::names_guarded(M.I[k], g))
+          return false;
+      return true;
+    }
+    if (M.leader[k])
+      return false;
+  }
+  return false;
+}
+
 // Groups: a producer that takes a scoreboard still pending shares it.
 // nullopt for shares the model does not cover. share_if_full: per producer
 // split from its share, the group it rejoins where no index is free for it
@@ -322,8 +355,23 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
         group[x] = x;
         continue;
       }
+      // A global load sharing other global loads' index, where the wait that
+      // retires the share reads its result and theirs, keeps the share: no
+      // wait moves (Thrust's int sum reductions at sm_120, CUB's
+      // DeviceReduceSingleTileKernel: the LDGs of R10 and R11 at 0x1970 and
+      // 0x1980 on ptxas's 5, both read at 0x1a10, share 4 in nvlink's code;
+      // the LDG of R9 at 0x1990, read at 0x1a30 where ptxas's wait for its
+      // share with the LDGs of R16 and R18 reads neither, takes 5. HeCBench
+      // deredundancy's kernel_filter at sm_100: the LDG of R3 at 0xf20,
+      // unread at the wait at 0xfb0, takes its own index.)
+      auto keeps_global_share = [&] {
+        const unsigned partner = I[prods[group[x]].insn].op();
+        return s == 2 && (partner == 0x981 || partner == 0x980) && !partners_unread(M, F, x) &&
+               !join_unread(M, F, x);
+      };
       if (drop_first && !free_left && sp_pending && (s == 0 || s == 2) && prods[x].sb != 6 &&
-          !keep_pressure_shares && !grouped_reads && group[x] != M.gen[0].back() && !prods[x].read) {
+          !keep_pressure_shares && !grouped_reads && group[x] != M.gen[0].back() && !prods[x].read &&
+          !keeps_global_share()) {
         // Without that load an index is free there: the producer takes one
         // of its own, and the wait that retired both retires both indices
         // (HeCBench's first set at sm_100/sm_120: 7 kernels as nvlink
@@ -358,8 +406,19 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       if (group[x] != sp)
         continue;
       if (I[prods[x].insn].op() == sass::op::kLdc && I[prods[x].insn].pred() != 7) {
-        *why = "an LDC on the stack-pointer load's index";
-        return std::nullopt;
+        // (One that shares it for lack of any other index, all six pending,
+        // is a pressure share like the others: Thrust's int sum reductions
+        // at sm_120, CUB's DeviceReduceSingleTileKernel, the @P0 LDC at
+        // 0x3770 on ptxas's 0 with 1-5 pending, on nvlink's 1.)
+        unsigned busy = 0;
+        F.in[prods[x].insn].for_each_set([&](size_t y) { busy |= 1u << prods[y].sb; });
+        for (size_t y : M.gen[prods[x].insn])
+          if (y < x)
+            busy |= 1u << prods[y].sb;
+        if ((busy & 63) != 63) {
+          *why = "an LDC on the stack-pointer load's index";
+          return std::nullopt;
+        }
       }
       group[x] = x;
       for (size_t y : released)
@@ -472,6 +531,48 @@ private:
   std::array<i64, 8> last_{};
 };
 
+// For a global load that finds 2-5 all pending at its instruction: the one
+// of those indices whose producers' results are first read latest in the
+// straight-line code after it, so the share makes no wait come earlier
+// (-1 where a register is not known or two indices tie).
+int latest_needed_index(const Model &M, const Flow &F, const std::vector<int> &assign, size_t x,
+                        unsigned here) {
+  const size_t i = M.prods[x].insn;
+  std::array<size_t, 6> need;
+  need.fill(SIZE_MAX);
+  bool unknown = false;
+  F.in[i].for_each_set([&](size_t y) {
+    const int b = assign[y];
+    if (unknown || b < 2 || b > 5 || !(here >> b & 1))
+      return;
+    auto regs = sass::guarded_registers(M.I[M.prods[y].insn], M.prods[y].read);
+    if (!regs) {
+      unknown = true;
+      return;
+    }
+    size_t k = i + 1;
+    for (; k < M.n && !M.leader[k]; k++)
+      if (sass::must_wait_for_guarded(M.I[k], *regs, M.prods[y].read))
+        break;
+    need[size_t(b)] = std::min(need[size_t(b)], k);
+  });
+  if (unknown)
+    return -1;
+  int best = -1;
+  bool tie = false;
+  for (int b = 2; b < 6; b++) {
+    if (need[size_t(b)] == SIZE_MAX)
+      return -1;
+    if (best < 0 || need[size_t(b)] > need[size_t(best)]) {
+      best = b;
+      tie = false;
+    } else if (need[size_t(b)] == need[size_t(best)]) {
+      tie = true;
+    }
+  }
+  return tie ? -1 : best;
+}
+
 // The index of each producer (-1: the dropped stack-pointer load), lowest
 // first from its class start; nullopt when none is free.
 std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
@@ -562,6 +663,13 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
     // global load takes the first one's 2); not modelled.
     if (pick < 0 && keep_pressure_shares)
       return std::nullopt;
+    // A global load that finds 2-5 pending at its own instruction shares the
+    // one whose results are read latest, not an index below 2 (Thrust's int
+    // sum reductions at sm_120: the LDGs at 0x19c0-0x1a00, with ptxas's 4
+    // taken by nvlink's share at 0x1980 and the LDC of 0x1930 on 1, share 3,
+    // whose loads are first read at 0x1a40, last of 2-5).
+    if (pick < 0 && s == 2 && drop_first)
+      pick = latest_needed_index(M, F, assign, x, here);
     for (unsigned k = 0; k < 6 && pick < 0; k++)
       if (!(busy >> k & 1))
         pick = int(k);
@@ -628,6 +736,13 @@ void defer_uncoupled_waits(const Model &M, const Flow &F, const std::vector<int>
       bool movable = true;
       st.for_each_set([&](size_t z) {
         if (!movable || assign[z] != int(b))
+          return;
+        // (One that ptxas's wait here does not retire, put on b by the
+        // re-allocation, is retired wherever the wait goes: Thrust's int sum
+        // reductions at sm_120, the wait at 0x1a30 for the LDGs of R16 and
+        // R18 on 3, which the LDGs at 0x19c0-0x1a00 share in nvlink's code,
+        // moves to their first reader at 0x1a40.)
+        if (!F.retired[i].test(z))
           return;
         auto regs = guarded_registers(M.I[M.prods[z].insn], M.prods[z].read);
         // Coupled in ptxas's code: retired here with a producer on the same
