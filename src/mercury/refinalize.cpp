@@ -531,42 +531,109 @@ private:
   std::array<i64, 8> last_{};
 };
 
-// For a global load that finds 2-5 all pending at its instruction: the one
-// of those indices whose producers' results are first read latest in the
-// straight-line code after it, so the share makes no wait come earlier
-// (-1 where a register is not known or two indices tie).
-int latest_needed_index(const Model &M, const Flow &F, const std::vector<int> &assign, size_t x,
-                        unsigned here) {
+// The registers whose next use retires producer x: what its scoreboard
+// guards (sass.h), and for a global or shared load's read scoreboard its
+// address register pair (bits 24-31; overwriting it waits: Thrust's norm
+// reduction at sm_100, the IMAD.WIDE of R14 at 0x1bb0 waits for the LDG
+// from [R14] at 0x1ad0).
+std::optional<sass::Guarded> needed_registers(const Model &M, size_t x) {
+  const Insn &f = M.I[M.prods[x].insn];
+  if (M.prods[x].read && (f.op() == 0x981 || f.op() == 0x980 || f.op() == 0x984)) {
+    const unsigned a = unsigned(f.lo >> 24 & 0xff);
+    if (a >= 254 || a % 2)
+      return std::nullopt;
+    sass::Guarded g;
+    g.general.set(a);
+    g.general.set(a + 1);
+    return g;
+  }
+  return sass::guarded_registers(f, M.prods[x].read);
+}
+
+// The first instruction after i in its straight-line code that has to wait
+// for producer x (the block's end: none there); nullopt where x's registers
+// are unknown.
+std::optional<size_t> first_need(const Model &M, const Flow &F, size_t x, size_t i) {
+  auto regs = needed_registers(M, x);
+  if (!regs)
+    return std::nullopt;
+  const bool read = M.prods[x].read;
+  // (A load names its destination as wide as it loads, its address as a
+  // pair.)
+  auto needs = [&](const Insn &g) {
+    const unsigned op = g.op();
+    if (op != 0x980 && op != 0x981 && op != 0x984)
+      return sass::must_wait_for_guarded(g, *regs, read);
+    const unsigned w = sass::access_width(g), d = g.dest(), a = unsigned(g.lo >> 24 & 0xff);
+    if (!w)
+      return sass::must_wait_for_guarded(g, *regs, read);
+    for (unsigned r = d; r < d + w && r < 255; r++)
+      if (regs->general.test(r))
+        return true;
+    if (!read && a < 255)
+      for (unsigned r = a; r < a + 2 && r < 255; r++)
+        if (regs->general.test(r))
+          return true;
+    return false;
+  };
+  size_t k = i + 1;
+  for (; k < M.n && !M.leader[k]; k++)
+    if (needs(M.I[k]))
+      break;
+  // (Operand widths are upper bounds: ptxas's own wait for x, where it comes
+  // later, is nearer the real first use. Thrust's norm reduction at sm_100:
+  // the LDG of R23 at 0x1c20, whose IMAD.WIDE of R20 at 0x1d50 may name R23
+  // by width, is waited on at 0x1e30, its reader.)
+  for (size_t r = k; r < M.n && !M.leader[r]; r++)
+    if (F.retired[r].test(x)) {
+      k = r;
+      break;
+    }
+  return k;
+}
+
+// For a producer that finds every index of its class pending at its
+// instruction: the pending index whose producers are first needed nearest to
+// where x itself is, so that the share moves a wait least (-1 where a
+// register is not known or two indices tie).
+int nearest_needed_index(const Model &M, const Flow &F, const std::vector<int> &assign, size_t x,
+                         unsigned here, unsigned from) {
   const size_t i = M.prods[x].insn;
+  std::optional<size_t> own = first_need(M, F, x, i);
+  if (!own)
+    return -1;
   std::array<size_t, 6> need;
   need.fill(SIZE_MAX);
   bool unknown = false;
-  F.in[i].for_each_set([&](size_t y) {
+  auto consider = [&](size_t y) {
     const int b = assign[y];
-    if (unknown || b < 2 || b > 5 || !(here >> b & 1))
+    if (unknown || b < int(from) || b > 5 || !(here >> b & 1))
       return;
-    auto regs = sass::guarded_registers(M.I[M.prods[y].insn], M.prods[y].read);
-    if (!regs) {
+    std::optional<size_t> k = first_need(M, F, y, i);
+    if (!k) {
       unknown = true;
       return;
     }
-    size_t k = i + 1;
-    for (; k < M.n && !M.leader[k]; k++)
-      if (sass::must_wait_for_guarded(M.I[k], *regs, M.prods[y].read))
-        break;
-    need[size_t(b)] = std::min(need[size_t(b)], k);
-  });
+    need[size_t(b)] = std::min(need[size_t(b)], *k);
+  };
+  F.in[i].for_each_set(consider);
+  for (size_t y : M.gen[i])
+    if (y < x)
+      consider(y);
   if (unknown)
     return -1;
   int best = -1;
+  size_t best_cost = SIZE_MAX;
   bool tie = false;
-  for (int b = 2; b < 6; b++) {
-    if (need[size_t(b)] == SIZE_MAX)
+  for (unsigned b = from; b < 6; b++) {
+    if (need[b] == SIZE_MAX)
       return -1;
-    if (best < 0 || need[size_t(b)] > need[size_t(best)]) {
-      best = b;
+    const size_t cost = need[b] > *own ? need[b] - *own : *own - need[b];
+    if (cost < best_cost) {
+      best = int(b);
+      best_cost = cost;
       tie = false;
-    } else if (need[size_t(b)] == need[size_t(best)]) {
+    } else if (cost == best_cost) {
       tie = true;
     }
   }
@@ -664,12 +731,18 @@ std::optional<std::vector<int>> assign_indices(const Model &M, const Flow &F,
     if (pick < 0 && keep_pressure_shares)
       return std::nullopt;
     // A global load that finds 2-5 pending at its own instruction shares the
-    // one whose results are read latest, not an index below 2 (Thrust's int
-    // sum reductions at sm_120: the LDGs at 0x19c0-0x1a00, with ptxas's 4
-    // taken by nvlink's share at 0x1980 and the LDC of 0x1930 on 1, share 3,
-    // whose loads are first read at 0x1a40, last of 2-5).
-    if (pick < 0 && s == 2 && drop_first)
-      pick = latest_needed_index(M, F, assign, x, here);
+    // one whose producers are first needed nearest to its own first reader,
+    // not an index below 2 (Thrust's int sum reductions at sm_120: the LDGs
+    // of R0, R4, R6, R7 at 0x19c0-0x1a00, first read at 0x1a50, with ptxas's
+    // 4 taken by nvlink's share at 0x1980 and the LDC of 0x1930 on 1, share
+    // 3, whose loads are first read at 0x1a40). So does any producer that
+    // finds all six pending (Thrust's norm reduction at sm_100: the read
+    // scoreboard of the LDG from [R20] at 0x1b60, needed by the IMAD.WIDE of
+    // R20 at 0x1c10, takes 4, the LDG from [R10]'s, needed at 0x1c00; its
+    // write scoreboard 5, with R10's load, read at 0x1de0 before R27 at
+    // 0x1df0).
+    if (pick < 0 && drop_first && (s == 2 || (here & 63) == 63))
+      pick = nearest_needed_index(M, F, assign, x, here, s);
     for (unsigned k = 0; k < 6 && pick < 0; k++)
       if (!(busy >> k & 1))
         pick = int(k);
