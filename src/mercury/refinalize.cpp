@@ -369,7 +369,12 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
         return s == 2 && (partner == 0x981 || partner == 0x980) && !partners_unread(M, F, x) &&
                !join_unread(M, F, x);
       };
-      if (drop_first && !free_left && sp_pending && (s == 0 || s == 2) && prods[x].sb != 6 &&
+      // (Also where the stack-pointer load is no longer pending: nvlink's
+      // allocation before may have left an index free where ptxas's had
+      // none. Thrust's norm reduction at sm_100: the LDG of R28 at 0x1cb0
+      // joins ptxas's 3 with 2-5 taken; in nvlink's code 4 is free there and
+      // it takes 4.)
+      if (drop_first && !free_left && (s == 0 || s == 2) && prods[x].sb != 6 &&
           !keep_pressure_shares && !grouped_reads && group[x] != M.gen[0].back() && !prods[x].read &&
           !keeps_global_share()) {
         // Without that load an index is free there: the producer takes one
