@@ -159,20 +159,21 @@ bool shares(const Kernel &K, size_t x) {
   return false;
 }
 
-// A share forced by pressure: a global load's write scoreboard (ptxas gives
-// those indices 2-5 only) where 2-5 are all pending at its instruction. It is
-// the share ptxas itself makes there; a scoreboard counts its producers and a
-// wait on it waits for all of them, so a share only makes waits retire more.
+// A share forced by pressure: a producer that finds all six indices pending
+// at its instruction, or a global load's write scoreboard (ptxas gives those
+// indices 2-5 only) that finds 2-5 pending. It is the share ptxas itself makes
+// there; a scoreboard counts its producers and a wait on it waits for all of
+// them, so a share only makes waits retire more.
 bool pressure_share(const Kernel &K, size_t x) {
   const Producer &p = K.prods[x];
   const unsigned op = K.I[p.insn].op();
-  if (p.read || (op != 0x980 && op != 0x981))
-    return false;
   unsigned busy = 0;
   for (size_t y = 0; y < K.prods.size(); y++)
     if (y != x && (K.in[p.insn].test(y) || (K.prods[y].insn == p.insn && y < x)))
       busy |= 1u << K.prods[y].sb;
-  return (busy & 0x3c) == 0x3c;
+  if ((busy & 0x3f) == 0x3f)
+    return true;
+  return !p.read && (op == 0x980 || op == 0x981) && (busy & 0x3c) == 0x3c;
 }
 
 // A wait on producer q (rewritten code) that ptxas had at instruction j and
