@@ -600,14 +600,15 @@ std::optional<size_t> first_need(const Model &M, const Flow &F, size_t x, size_t
 // For a producer that finds every index of its class pending at its
 // instruction: the pending index whose producers are first needed nearest to
 // where x itself is, so that the share moves a wait least (-1 where a
-// register is not known or two indices tie).
+// register is not known or two indices tie in need and in the producer
+// that took them last).
 int nearest_needed_index(const Model &M, const Flow &F, const std::vector<int> &assign, size_t x,
                          unsigned here, unsigned from) {
   const size_t i = M.prods[x].insn;
   std::optional<size_t> own = first_need(M, F, x, i);
   if (!own)
     return -1;
-  std::array<size_t, 6> need;
+  std::array<size_t, 6> need, latest{};
   need.fill(SIZE_MAX);
   bool unknown = false;
   auto consider = [&](size_t y) {
@@ -620,6 +621,7 @@ int nearest_needed_index(const Model &M, const Flow &F, const std::vector<int> &
       return;
     }
     need[size_t(b)] = std::min(need[size_t(b)], *k);
+    latest[size_t(b)] = std::max(latest[size_t(b)], M.prods[y].insn + 1);
   };
   F.in[i].for_each_set(consider);
   for (size_t y : M.gen[i])
@@ -639,7 +641,16 @@ int nearest_needed_index(const Model &M, const Flow &F, const std::vector<int> &
       best_cost = cost;
       tie = false;
     } else if (cost == best_cost) {
-      tie = true;
+      // (Equally near: the index taken last. A Thrust sum of absolute values
+      // of our own at sm_100: the LDG of R25 at 0x1d40, read at 0x1fd0,
+      // finds 4 and 5 both first needed at 0x1f10 and shares 5, taken by the
+      // LDG at 0x1d00.)
+      if (latest[b] > latest[size_t(best)]) {
+        best = int(b);
+        tie = false;
+      } else if (latest[b] == latest[size_t(best)]) {
+        tie = true;
+      }
     }
   }
   return tie ? -1 : best;
