@@ -315,11 +315,11 @@ std::optional<std::vector<size_t>> share_groups(const Model &M, const Flow &F, b
       for (unsigned k = s; k < 6; k++)
         if (!(busy >> k & 1))
           free_left = true;
-      // Shared for lack of a free index while the stack-pointer load (the
-      // first producer, which nvlink drops) is pending: nvlink has an index
-      // more there (below). Without the stack-pointer load pending, or for a
-      // global load (whose indices start at 2, above the one the
-      // stack-pointer load frees), nvlink keeps the share.
+      // Shared for lack of a free index: while the stack-pointer load (the
+      // first producer, which nvlink drops) is pending nvlink has an index
+      // more there, and after it nvlink's allocation before may have left
+      // one free (below). Where it has none, nvlink keeps the share
+      // (assign_indices: the split producer rejoins).
       bool sp_pending = I[0].lo == kStackPointerLoad && !M.gen[0].empty() && F.in[i].test(M.gen[0].back());
       // (Global loads' read scoreboards on an index held only by other
       // global loads' read scoreboards are ptxas's grouping, which nvlink

@@ -350,7 +350,8 @@ VerifyResult verify_refinalized(std::span<const u8> original, std::span<const u8
         return fail("the result of " + at(N.prods[q].insn) + " pending across the call at " + at(j));
   }
 
-  // No scoreboard reused while pending, unless ptxas shared there too.
+  // No scoreboard reused while pending, unless ptxas shared there too or the
+  // share is forced by pressure (pressure_share).
   for (size_t q = 0; q < N.prods.size(); q++)
     if (shares(N, q) && !shares(O, size_t(n2o[q])) && !pressure_share(N, q))
       return fail("scoreboard " + std::to_string(N.prods[q].sb) + " reused while pending at " +
