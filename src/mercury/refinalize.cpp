@@ -217,23 +217,30 @@ Flow pending_flow(const Model &M, bool across_back) {
   return F;
 }
 
+// The instruction whose wait retires producer x in ptxas's code, in the
+// straight-line code after x (it may be the leader that ends it); nullopt
+// where none does there.
+std::optional<size_t> retiring_wait(const Model &M, const Flow &F, size_t x) {
+  for (size_t k = M.prods[x].insn + 1; k < M.n; k++) {
+    if (F.retired[k].test(x))
+      return k;
+    if (M.leader[k])
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 // Whether the wait that retires producer x in ptxas's code (in the
 // straight-line code after it) leaves x's result unread, where the registers
 // x guards are known. (Splitting also where only the producer x joined is
 // unread there gained no real-world kernel and lost some of HeCBench
 // radixsort2's at sm_100.)
 bool join_unread(const Model &M, const Flow &F, size_t x) {
-  const size_t i = M.prods[x].insn;
-  auto regs = sass::guarded_registers(M.I[i], false);
+  auto regs = sass::guarded_registers(M.I[M.prods[x].insn], false);
   if (!regs)
     return false;
-  for (size_t k = i + 1; k < M.n; k++) {
-    if (F.retired[k].test(x))
-      return !sass::names_guarded(M.I[k], *regs);
-    if (M.leader[k])
-      return false;
-  }
-  return false;
+  std::optional<size_t> k = retiring_wait(M, F, x);
+  return k && !sass::names_guarded(M.I[*k], *regs);
 }
 
 // Whether the wait that retires producer x in ptxas's code (in the
@@ -242,10 +249,9 @@ bool join_unread(const Model &M, const Flow &F, size_t x) {
 // registers of all of them are known: the share makes them wait before
 // their first reader.
 bool partners_unread(const Model &M, const Flow &F, size_t x) {
-  const size_t i = M.prods[x].insn;
   std::vector<sass::Guarded> partners;
   bool unknown = false;
-  F.in[i].for_each_set([&](size_t y) {
+  F.in[M.prods[x].insn].for_each_set([&](size_t y) {
     if (M.prods[y].sb != M.prods[x].sb || unknown)
       return;
     auto regs = sass::guarded_registers(M.I[M.prods[y].insn], M.prods[y].read);
@@ -256,17 +262,13 @@ bool partners_unread(const Model &M, const Flow &F, size_t x) {
   });
   if (unknown || partners.empty())
     return false;
-  for (size_t k = i + 1; k < M.n; k++) {
-    if (F.retired[k].test(x)) {
-      for (const sass::Guarded &g : partners)
-        if (sass::names_guarded(M.I[k], g))
-          return false;
-      return true;
-    }
-    if (M.leader[k])
+  std::optional<size_t> k = retiring_wait(M, F, x);
+  if (!k)
+    return false;
+  for (const sass::Guarded &g : partners)
+    if (sass::names_guarded(M.I[*k], g))
       return false;
-  }
-  return false;
+  return true;
 }
 
 // Groups: a producer that takes a scoreboard still pending shares it.
